@@ -1,0 +1,87 @@
+"""``check_program``: read and check a program, reporting every problem with its position."""
+
+from __future__ import annotations
+
+from ..errors import AutumnError, AutumnSyntaxError
+from . import syntax as S
+from .builtins import NATIVE_ORDER
+
+__all__ = ["check_program"]
+
+_HOST_NAMES = {"click", "cacheRendered", "SpecialConditionTriggered", "e"}
+
+
+def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[AutumnError]:
+    """Every problem found: syntax errors (all statements), names defined nowhere, then a
+    trial load and one tick. An empty list means the program loads and runs a tick."""
+    from .interpreter import STDLIB, Interpreter
+
+    problems: list[AutumnError] = []
+    try:
+        statements = S.parse_statements(text, path, collect=problems)
+    except AutumnSyntaxError as e:
+        return [e]
+    problems.extend(_undefined_names(statements, path))
+    if problems:
+        return sorted(problems, key=lambda e: (e.line or 0, e.column or 0))
+    it = Interpreter(tick_budget_s=5.0)
+    try:
+        it.run_script(text, seed=seed, path=path)
+    except AutumnError as e:
+        return [e]
+    try:
+        it.step()
+        it.render_frame()
+    except AutumnError as e:
+        e.message = f"in the first tick: {e.message}"
+        return [e]
+    return []
+
+
+def _stdlib_names() -> set[str]:
+    from .interpreter import STDLIB
+    names = set()
+    for stmt in S.parse_statements(STDLIB, "<stdlib>"):
+        if isinstance(stmt, S.ExprStmt) and isinstance(stmt.expr, S.Assign):
+            names.add(stmt.expr.name)
+    return names
+
+
+def _undefined_names(statements, path) -> list[AutumnError]:
+    """Names that no definition, parameter or assignment anywhere could ever bind."""
+    known = set(NATIVE_ORDER) | _stdlib_names() | _HOST_NAMES
+    known |= {"Position", "Cell", "RenderedElem", "Bool", "String", "Number", "Int"}
+    uses: list[S.Var] = []
+    for stmt in statements:
+        if isinstance(stmt, S.ObjectDecl):
+            known.add(stmt.name)
+            known.update(n for n, _ in stmt.fields)
+            known.update({"origin", "elems"})
+            roots = [stmt.cell]
+        elif isinstance(stmt, S.OnDecl):
+            roots = [stmt.cond, stmt.body]
+        else:
+            roots = [stmt.expr]
+        stack = list(roots)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, S.Var):
+                uses.append(node)
+            elif isinstance(node, (S.Assign, S.Annot)):
+                known.add(node.name)
+            elif isinstance(node, S.Lambda):
+                known.update(node.params)
+            for slot in getattr(type(node), "__slots__", ()):
+                child = getattr(node, slot, None)
+                if isinstance(child, S.Node):
+                    stack.append(child)
+                elif isinstance(child, list):
+                    stack.extend(c for c in child if isinstance(c, S.Node))
+    seen = set()
+    out = []
+    for var in uses:
+        if var.name not in known and var.name not in seen:
+            seen.add(var.name)
+            out.append(AutumnError(f"undefined name '{var.name}': nothing in the program "
+                                   "defines it", line=var.line, column=var.column, path=path))
+    return out

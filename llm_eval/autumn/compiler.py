@@ -1,0 +1,459 @@
+"""Compile Autumn syntax trees into Python closures, once per loaded program.
+
+Each expression becomes a function ``f(env) -> value`` where ``env`` is the current ``Scope``.
+Evaluation semantics follow AUTUMN.md 4 (forms), 5 (values), 6 (dynamic scoping) and 7.2
+(cells). Nothing here uses ``eval``/``exec``: the tree is walked once and turned into nested
+closures, which is what makes ticks cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Callable
+
+from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
+from . import syntax as S
+from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, Scope,
+                     TypeRef, infer_tag, truthy, CellThunk, BoundRender)
+
+if TYPE_CHECKING:
+    from .runtime import Runtime
+
+__all__ = ["Compiler", "wrap32", "TYPE_NAMES"]
+
+Closure = Callable[[Scope], object]
+INT_MIN = -2147483648
+INT_MAX = 2147483647
+TYPE_NAMES = frozenset(("Position", "Cell", "RenderedElem", "Bool", "String", "Number", "Int"))
+_FUNC = (LambdaV, Builtin, BoundRender, CellThunk)
+
+
+def wrap32(v: int) -> int:
+    return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
+
+
+def _err(message: str, node: S.Node) -> AutumnRuntimeError:
+    return AutumnRuntimeError(message, line=node.line, column=node.column)
+
+
+def _kind(v) -> str:
+    from .values import type_str
+    return type_str(v)
+
+
+class Compiler:
+    """Turns nodes into closures bound to one ``Runtime``."""
+
+    def __init__(self, rt: "Runtime", type_names: frozenset[str]) -> None:
+        self.rt = rt
+        self.type_names = type_names | TYPE_NAMES  # names that may denote a type at run time
+
+    def compile(self, node: S.Node) -> Closure:
+        method = getattr(self, "c_" + type(node).__name__, None)
+        if method is None:
+            raise _err(f"'{type(node).__name__}' cannot be evaluated here", node)
+        return method(node)
+
+    # -- literals and names ------------------------------------------------------------------
+    def c_Num(self, node: S.Num) -> Closure:
+        v = node.value
+        return lambda env: v
+
+    def c_Str(self, node: S.Str) -> Closure:
+        v = node.text
+        return lambda env: v
+
+    def c_BoolLit(self, node: S.BoolLit) -> Closure:
+        v = node.value
+        return lambda env: v
+
+    def c_Var(self, node: S.Var) -> Closure:
+        name = node.name
+        rt = self.rt
+        line, col = node.line, node.column
+
+        def undefined():
+            return AutumnRuntimeError(f"undefined variable '{name}'", line=line, column=col)
+
+        if name in self.type_names:
+            types = rt.types
+
+            def var_or_type(env):
+                t = types.get(name)
+                if t is not None:
+                    return t
+                s = env
+                while s is not None:
+                    d = s.vars
+                    if name in d:
+                        return d[name]
+                    s = s.parent
+                raise undefined()
+            return var_or_type
+
+        def var(env):
+            s = env
+            while s is not None:
+                d = s.vars
+                if name in d:
+                    return d[name]
+                s = s.parent
+            raise undefined()
+        return var
+
+    def c_Annot(self, node: S.Annot) -> Closure:
+        rt = self.rt
+        name, tnode = node.name, node.type
+
+        def annotate(env):
+            rt.annotate(name, tnode)
+            return True
+        return annotate
+
+    # -- control -------------------------------------------------------------------------------
+    def c_Let(self, node: S.Let) -> Closure:
+        body = [self.compile(e) for e in node.body]
+        if len(body) == 1:
+            only = body[0]
+            return lambda env: only(Scope({}, env))
+        if len(body) == 2:
+            a, b = body
+
+            def let2(env):
+                s = Scope({}, env)
+                a(s)
+                return b(s)
+            return let2
+
+        def let(env):
+            s = Scope({}, env)
+            v = None
+            for f in body:
+                v = f(s)
+            return v
+        return let
+
+    def c_If(self, node: S.If) -> Closure:
+        c, a, b = self.compile(node.cond), self.compile(node.then), self.compile(node.other)
+
+        def if_(env):
+            v = c(env)
+            if v is False or (v.__class__ is AList and not v):
+                return b(env)
+            return a(env)
+        return if_
+
+    def c_Logic(self, node: S.Logic) -> Closure:
+        left, right = self.compile(node.left), self.compile(node.right)
+        call = self.rt.call
+        line, col = node.line, node.column
+
+        def value(f, env):
+            v = f(env)
+            if isinstance(v, _FUNC):
+                try:
+                    v = call(v, [], env)
+                except AutumnError as e:
+                    raise e.locate(line, col)
+            return v
+
+        if node.is_or:
+            def or_(env):
+                if truthy(value(left, env)):
+                    return True
+                return truthy(value(right, env))
+            return or_
+
+        def and_(env):
+            if not truthy(value(left, env)):
+                return False
+            return truthy(value(right, env))
+        return and_
+
+    # -- operators -----------------------------------------------------------------------------
+    def c_Bin(self, node: S.Bin) -> Closure:
+        left, right = self.compile(node.left), self.compile(node.right)
+        op = node.op
+        if op in ("==", "!="):
+            eq = self.rt.eq
+            if op == "==":
+                return lambda env: eq(left(env), right(env))
+            return lambda env: not eq(left(env), right(env))
+
+        def numbers(a, b):
+            if a.__class__ is not int or b.__class__ is not int:
+                bad = a if a.__class__ is not int else b
+                raise _err(f"'{node.spelling}' needs two Numbers, got a {_kind(bad)}", node)
+
+        if op == "+":
+            def add(env):
+                a = left(env)
+                b = right(env)
+                if a.__class__ is not int or b.__class__ is not int:
+                    numbers(a, b)
+                r = a + b
+                return r if INT_MIN <= r <= INT_MAX else wrap32(r)
+            return add
+        if op == "-":
+            def sub(env):
+                a = left(env)
+                b = right(env)
+                if a.__class__ is not int or b.__class__ is not int:
+                    numbers(a, b)
+                r = a - b
+                return r if INT_MIN <= r <= INT_MAX else wrap32(r)
+            return sub
+        if op == "*":
+            def mul(env):
+                a = left(env)
+                b = right(env)
+                if a.__class__ is not int or b.__class__ is not int:
+                    numbers(a, b)
+                return wrap32(a * b)
+            return mul
+        if op in ("/", "%"):
+            is_div = op == "/"
+
+            def divmod_(env):
+                a = left(env)
+                b = right(env)
+                if a.__class__ is not int or b.__class__ is not int:
+                    numbers(a, b)
+                if b == 0:
+                    raise _err(f"division by zero in ({node.spelling} {a} 0)", node)
+                if a == INT_MIN and b == -1:
+                    raise _err(f"({node.spelling} -2147483648 -1) overflows 32 bits", node)
+                q = abs(a) // abs(b)
+                if (a < 0) != (b < 0):
+                    q = -q
+                return q if is_div else a - b * q
+            return divmod_
+        compare = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op]
+        if op == "<":
+            def lt(env):
+                a = left(env)
+                b = right(env)
+                if a.__class__ is not int or b.__class__ is not int:
+                    numbers(a, b)
+                return a < b
+            return lt
+
+        def cmp(env):
+            a = left(env)
+            b = right(env)
+            if a.__class__ is not int or b.__class__ is not int:
+                numbers(a, b)
+            return compare(a, b)
+        return cmp
+
+    def c_Unary(self, node: S.Unary) -> Closure:
+        operand = self.compile(node.operand)
+        op = node.op
+        if op == "!":
+            def not_(env):
+                v = operand(env)
+                if v.__class__ is not bool:
+                    raise _err(f"'!' needs a Bool, got a {_kind(v)}", node)
+                return not v
+            return not_
+
+        def sign(env):
+            v = operand(env)
+            if v.__class__ is not int:
+                raise _err(f"unary '{op}' needs a Number, got a {_kind(v)}", node)
+            return wrap32(-v) if op == "-" else v
+        return sign
+
+    # -- definitions ---------------------------------------------------------------------------
+    def c_InitNext(self, node: S.InitNext) -> Closure:
+        raise _err("(initnext INIT NEXT) is only meaningful as (= NAME (initnext ...)) at the "
+                   "top level", node)
+
+    def c_Assign(self, node: S.Assign) -> Closure:
+        name = node.name
+        rt = self.rt
+        if isinstance(node.value, S.InitNext):
+            init, nxt = node.value.init, node.value.next
+
+            def register(env):
+                rt.register_state(name, init, nxt, node)
+                return True
+            return register
+        value = self.compile(node.value)
+        assign = rt.assign
+        line, col = node.line, node.column
+
+        def set_(env):
+            v = value(env)
+            try:
+                assign(env, name, v)
+            except AutumnError as e:
+                raise e.locate(line, col)
+            return v
+        return set_
+
+    def c_FieldAssign(self, node: S.FieldAssign) -> Closure:
+        obj, value = self.compile(node.obj), self.compile(node.value)
+        field = node.field
+
+        def set_field(env):
+            o = obj(env)
+            v = value(env)
+            if o.__class__ is Obj:
+                if field not in o.fields:
+                    raise _err(f"object {o.cls.name} has no field '{field}'", node)
+                o.fields[field] = v
+            elif o.__class__ is Pos and field in ("x", "y"):
+                setattr(o, field, v)
+            elif o.__class__ is RElem and field in ("position", "color"):
+                setattr(o, field, v)
+            else:
+                raise _err(f"cannot set field '{field}' of a {_kind(o)}", node)
+            return v
+        return set_field
+
+    def c_Field(self, node: S.Field) -> Closure:
+        obj = self.compile(node.obj)
+        field = node.field
+
+        def get(env):
+            o = obj(env)
+            c = o.__class__
+            if c is Obj:
+                fields = o.fields
+                if field in fields:
+                    return fields[field]
+                if field == "render":
+                    return BoundRender(o)
+                raise _err(f"object {o.cls.name} has no field '{field}'", node)
+            if c is Pos:
+                if field == "x":
+                    return o.x
+                if field == "y":
+                    return o.y
+            elif c is RElem:
+                if field == "position":
+                    return o.position
+                if field == "color":
+                    return o.color
+            elif c is CellV:
+                if field in ("x", "y", "color"):
+                    return CellThunk(o, field)
+            else:
+                raise _err(f"field access '{field}' on a {_kind(o)}, which has no fields",
+                           node)
+            raise _err(f"a {_kind(o).split(' {')[0]} has no field '{field}'", node)
+        return get
+
+    def c_Lambda(self, node: S.Lambda) -> Closure:
+        params = tuple(node.params)
+        body = self.compile(node.body)
+        return lambda env: LambdaV(params, body, node)
+
+    def c_ListLit(self, node: S.ListLit) -> Closure:
+        items = [self.compile(e) for e in node.items]
+        if not items:
+            return lambda env: AList()
+
+        def list_(env):
+            vals = [f(env) for f in items]
+            return AList(vals, infer_tag(vals))
+        return list_
+
+    # -- calls ---------------------------------------------------------------------------------
+    def c_Call(self, node: S.Call) -> Closure:
+        fn = node.fn
+        if isinstance(fn, S.Var) and fn.name == "Cell":
+            return self.cell_form(node)
+        rt = self.rt
+        call = rt.call
+        callee = self.compile(fn)
+        args = [self.compile(a) for a in node.args]
+        line, col = node.line, node.column
+        if len(args) == 1 and isinstance(node.args[0], S.Var):
+            # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
+            name = node.args[0].name
+            a0 = args[0]
+
+            def call1_or_prev(env):
+                f = callee(env)
+                try:
+                    if f is rt.prev_builtin:
+                        return rt.prev_by_name(name)
+                    return call(f, [a0(env)], env)
+                except AutumnError as e:
+                    raise e.locate(line, col)
+            return call1_or_prev
+        if len(args) == 1:
+            a0 = args[0]
+
+            def call1(env):
+                f = callee(env)
+                try:
+                    return call(f, [a0(env)], env)
+                except AutumnError as e:
+                    raise e.locate(line, col)
+            return call1
+        if len(args) == 2:
+            a0, a1 = args
+
+            def call2(env):
+                f = callee(env)
+                try:
+                    return call(f, [a0(env), a1(env)], env)
+                except AutumnError as e:
+                    raise e.locate(line, col)
+            return call2
+
+        def calln(env):
+            f = callee(env)
+            try:
+                return call(f, [a(env) for a in args], env)
+            except AutumnError as e:
+                raise e.locate(line, col)
+        return calln
+
+    def cell_form(self, node: S.Call) -> Closure:
+        """``(Cell X Y C)``: snapshot the names it mentions, try each part, freeze numbers."""
+        if len(node.args) != 3:
+            raise AutumnRuntimeError(f"(Cell X Y COLOR) takes exactly 3 arguments, got "
+                                     f"{len(node.args)}", line=node.line, column=node.column)
+        nx, ny, nc = node.args
+        names = S.collect_names(node.args)
+        cx, cy, cc = self.compile(nx), self.compile(ny), self.compile(nc)
+        rt = self.rt
+        const_c = nc.text if isinstance(nc, S.Str) else None
+        var_c = nc.name if isinstance(nc, S.Var) else None
+        missing = _MISSING
+
+        def trial(f, env):
+            try:
+                return f(env)
+            except AutumnLimitError:
+                raise
+            except AutumnRuntimeError:
+                return missing
+
+        def cell(env):
+            snap = rt.cell_snapshot(env, names)
+            trial_env = Scope(snap, None)
+            vx = trial(cx, trial_env)
+            vy = trial(cy, trial_env)
+            vc = trial(cc, trial_env)
+            fx = vx if vx.__class__ is int else None
+            fy = vy if vy.__class__ is int else None
+            fc = None
+            if const_c is not None:
+                fc = const_c
+            elif var_c is not None and var_c in snap:
+                fc = snap[var_c]          # a name found in the snapshot cannot change
+            return CellV(S.Num(fx) if fx is not None else nx,
+                         S.Num(fy) if fy is not None else ny, nc,
+                         fx, fy, fc, cx, cy, cc, snap)
+        return cell
+
+
+class _Missing:
+    __slots__ = ()
+
+
+_MISSING = _Missing()

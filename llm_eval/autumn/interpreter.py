@@ -1,0 +1,323 @@
+"""The host API of the Autumn interpreter (AUTUMN.md 8.1, 8.2, 14), reference-compatible.
+
+``Interpreter`` offers the reference module's method names, so harness code written for the
+reference runs unchanged, plus ``render_frame`` (the host render as a ``Frame``) and rule
+coverage. Make a new Interpreter for every reset, as the reference requires.
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from contextlib import contextmanager
+from importlib import resources
+
+from ..errors import (AutumnError, AutumnInternalError, AutumnLimitError, AutumnRuntimeError,
+                      AutumnSeedError)
+from . import syntax as S
+from .builtins import install_builtins
+from .compiler import Compiler
+from .frame import Frame
+from .printing import print_value
+from .runtime import Handler, Limits, Runtime
+from .values import (AList, Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
+                     truthy, CELL_T, POSITION_T, list_tag)
+
+__all__ = ["Interpreter", "STDLIB", "Coverage"]
+
+STDLIB: str = resources.files(__package__).joinpath("stdlib.sexp").read_text(encoding="utf-8")
+_FUNC = (Lambda, Builtin, BoundRender, CellThunk)
+_RECURSION_LIMIT = 20000
+
+
+@functools.lru_cache(maxsize=64)
+def _parsed(text: str, path: str | None) -> tuple:
+    """Parsing is pure: cache it, since every reset loads the same program and stdlib."""
+    return tuple(S.parse_statements(text, path))
+
+
+@contextmanager
+def _guard(path: str | None):
+    """Turn anything unexpected into our typed errors, and stamp errors with the path."""
+    try:
+        yield
+    except AutumnError as e:
+        if e.path is None:
+            e.path = path
+        raise
+    except RecursionError:
+        raise AutumnLimitError("the program nests too deeply (unbounded recursion?)",
+                               path=path) from None
+    except MemoryError:
+        raise AutumnLimitError("the program ran out of memory", path=path) from None
+    except Exception as e:  # a bug of ours, never the program's: say so plainly
+        raise AutumnInternalError(f"internal interpreter error: {type(e).__name__}: {e}",
+                                  path=path) from e
+
+
+class Coverage:
+    """Which on-clauses have fired (rule coverage)."""
+
+    __slots__ = ("total", "covered", "clauses")
+
+    def __init__(self, handlers: list[Handler]) -> None:
+        self.total = len(handlers)
+        self.clauses = [(i, h.line, h.column, h.covered) for i, h in enumerate(handlers)]
+        self.covered = sum(1 for h in handlers if h.covered)
+
+    def __repr__(self) -> str:
+        return f"Coverage({self.covered}/{self.total})"
+
+
+class Interpreter:
+    """One loaded Autumn program. Deterministic for a program, seed and input sequence."""
+
+    def __init__(self, *, tick_budget_s: float = 5.0, max_depth: int = 400,
+                 max_list: int = 1_000_000) -> None:
+        self._limits = Limits(max_depth=max_depth, max_list=max_list,
+                              tick_budget_s=tick_budget_s)
+        self._rt: Runtime | None = None
+        self._path: str | None = None
+        self._broken: AutumnError | None = None
+        self._seed: int | None = None
+        self.steps = 0
+        if sys.getrecursionlimit() < _RECURSION_LIMIT:
+            sys.setrecursionlimit(_RECURSION_LIMIT)
+
+    # -- loading -----------------------------------------------------------------------------
+    def run_script(self, script: str, stdlib: str | None = None, triggeringCondition: str = "",
+                   randomSeed: int = 42, *, path: str | None = None,
+                   allow_degenerate_seed: bool = False, trigger: str | None = None,
+                   seed: int | None = None) -> str:
+        """Load and start a program (AUTUMN.md 8.1). ``trigger``/``seed`` are aliases."""
+        if self._rt is not None:
+            raise AutumnRuntimeError("run_script was already called on this Interpreter; make "
+                                     "a new Interpreter to reset", path=path)
+        trigger = triggeringCondition if trigger is None else trigger
+        seed = randomSeed if seed is None else seed
+        self._check_seed(seed, allow_degenerate_seed)
+        self._path = path
+        rt = Runtime(self._limits, path)
+        with _guard(path):
+            program = _parsed(script, path)
+            std = _parsed(STDLIB if not stdlib else stdlib, "<stdlib>")
+            objects = frozenset(s.name for s in program if isinstance(s, S.ObjectDecl))
+            rt.compiler = Compiler(rt, objects)
+            rt.rng_state = seed % 2 ** 32
+            self._seed = seed
+            rt.start_budget()
+            install_builtins(rt)
+            for stmt in std:
+                self._statement(rt, stmt)
+            rt.define_global("SpecialConditionTriggered", False)
+            if trigger:
+                rt.trigger = rt.compiler.compile(S.parse_expression_text(trigger, "<trigger>"))
+            for stmt in program:
+                self._statement(rt, stmt)
+            for name in list(rt.state_order.order):
+                init = rt.compiler.compile(rt.state_init[name])
+                try:
+                    value = init(rt.G)
+                except AutumnError as e:
+                    node = rt.state_init[name]
+                    raise e.locate(node.line, node.column)
+                rt.define_global(name, value)   # a definition: no type check (8.1 step 6)
+            rt.updated.clear()
+            rt.host_render()
+        self._rt = rt
+        return "Script executed successfully."
+
+    def _statement(self, rt: Runtime, stmt: S.Node) -> None:
+        if isinstance(stmt, S.ObjectDecl):
+            rt.types[stmt.name] = TypeRef(stmt.name, _object_class(rt, stmt))
+        elif isinstance(stmt, S.OnDecl):
+            rt.handlers.append(Handler(rt.compiler.compile(stmt.cond),
+                                       rt.compiler.compile(stmt.body), stmt.line, stmt.column))
+        else:
+            rt.compiler.compile(stmt.expr)(rt.G)
+
+    @staticmethod
+    def _check_seed(seed, allow_degenerate: bool) -> None:
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise AutumnSeedError(f"the random seed must be an integer, got {seed!r}")
+        if seed < 0:
+            raise AutumnSeedError(f"the random seed must not be negative, got {seed}")
+        if seed % 2 ** 32 == 0 and not allow_degenerate:
+            raise AutumnSeedError(
+                f"seed {seed} is refused: a seed of 0 (mod 2**32) makes every random choice "
+                "return its first option, silently removing the world's randomness; use any "
+                "other seed")
+
+    def _loaded(self) -> Runtime:
+        if self._rt is None:
+            raise AutumnRuntimeError("no program is loaded: call run_script first")
+        return self._rt
+
+    # -- inputs and the tick -------------------------------------------------------------------
+    def click(self, x: int, y: int) -> None:
+        self._loaded().click = (int(x), int(y))
+
+    def left(self) -> None:
+        self._loaded().arrows["left"] = True
+
+    def right(self) -> None:
+        self._loaded().arrows["right"] = True
+
+    def up(self) -> None:
+        self._loaded().arrows["up"] = True
+
+    def down(self) -> None:
+        self._loaded().arrows["down"] = True
+
+    def step(self) -> str:
+        """One tick (AUTUMN.md 8.2). After an error the world is broken and must be reset."""
+        rt = self._loaded()
+        if self._broken is not None:
+            raise AutumnRuntimeError(f"this world stopped at an earlier error and must be "
+                                     f"reset: {self._broken}", path=self._path)
+        try:
+            with _guard(self._path):
+                self._tick(rt)
+        except AutumnError as e:
+            self._broken = e
+            raise
+        self.steps += 1
+        return "Step executed."
+
+    @staticmethod
+    def _tick(rt: Runtime) -> None:
+        G = rt.G
+        d = G.vars
+        rt.start_budget()
+        rt.snapshot = dict(d)
+        updated = rt.updated
+        updated.clear()
+        if rt.trigger is not None:
+            d["SpecialConditionTriggered"] = truthy(rt.trigger(G))
+        for h in rt.handlers:
+            try:
+                c = h.cond(G)
+                if c.__class__ is not bool:
+                    if isinstance(c, _FUNC):
+                        c = rt.call(c, [], G)
+                        if c.__class__ is not bool:
+                            raise AutumnRuntimeError("an on-clause condition called as a "
+                                                     "function must return a Bool")
+                    else:
+                        raise AutumnRuntimeError("an on-clause condition must be a Bool or a "
+                                                 "function returning a Bool")
+                if c:
+                    h.covered = True
+                    h.body(G)
+            except AutumnError as e:
+                raise e.locate(h.line, h.column)
+        nexts = rt.state_next
+        for name in rt.state_order.order:
+            if name in updated or name not in d:
+                continue
+            try:
+                rt.set_global(name, nexts[name](G))
+            except AutumnError as e:
+                node = rt.state_next_nodes[name]
+                raise e.locate(node.line, node.column)
+        rt.click = None
+        arrows = rt.arrows
+        arrows["left"] = arrows["right"] = arrows["up"] = arrows["down"] = False
+
+    # -- rendering -------------------------------------------------------------------------------
+    def render_all(self) -> str:
+        """The reference's JSON text of the host render (AUTUMN.md 10.1)."""
+        rt = self._loaded()
+        with _guard(self._path):
+            out = rt.host_render()
+            n = self._grid_size(rt)
+        parts = []
+        for name, cells in out:
+            body = ", ".join(f'{{"position": {{"x": {x}, "y": {y}}}, "color": "{c}"}}'
+                             for x, y, c in cells)
+            parts.append(f'"{name}": [{body}]')
+        parts.append(f'"GRID_SIZE": {n}')
+        return "{" + ", ".join(parts) + "}"
+
+    def render_frame(self) -> Frame:
+        """The same host render as ``render_all``, returned as the benchmark's text grid."""
+        rt = self._loaded()
+        with _guard(self._path):
+            out = rt.host_render()
+            n = self._grid_size(rt)
+            background = self.get_background()
+        return Frame.from_cells(n, background,
+                                (cell for _, cells in out for cell in cells))
+
+    @staticmethod
+    def _grid_size(rt: Runtime) -> int:
+        n = rt.G.vars.get("GRID_SIZE")
+        if n.__class__ is not int or n < 0:
+            raise AutumnRuntimeError(f"GRID_SIZE must be a non-negative Number, got {n!r}")
+        return n
+
+    # -- host queries -------------------------------------------------------------------------
+    def get_background(self) -> str:
+        v = self._loaded().G.vars.get("background")
+        if v.__class__ is not str:
+            raise AutumnRuntimeError("background must be a String")
+        return v
+
+    def get_frame_rate(self) -> int:
+        v = self._loaded().G.vars.get("FRAME_RATE")
+        if v.__class__ is not int:
+            raise AutumnRuntimeError("FRAME_RATE must be a Number")
+        return v
+
+    def evaluate(self, expr: str):
+        """Evaluate host-syntax text (14.2) in the global scope now; side effects persist."""
+        rt = self._loaded()
+        with _guard("<expression>"):
+            node = S.parse_expression_text(expr, "<expression>")
+            rt.start_budget()
+            return rt.compiler.compile(node)(rt.G)
+
+    def evaluate_to_string(self, expr: str) -> str:
+        return print_value(self.evaluate(expr))
+
+    def get_trigger_state(self) -> bool:
+        return bool(self._loaded().G.vars.get("SpecialConditionTriggered"))
+
+    def set_random_seed(self, seed: int, *, allow_degenerate_seed: bool = False) -> None:
+        self._check_seed(seed, allow_degenerate_seed)
+        self._loaded().rng_state = seed % 2 ** 32
+        self._seed = seed
+
+    def get_random_seed(self) -> int | None:
+        return self._seed
+
+    def get_on_clause_count(self) -> int:
+        return len(self._loaded().handlers)
+
+    def get_covered_on_clause_count(self) -> int:
+        return sum(1 for h in self._loaded().handlers if h.covered)
+
+    def coverage(self) -> Coverage:
+        return Coverage(self._loaded().handlers)
+
+    def restore_environment(self, *args) -> None:
+        raise AutumnRuntimeError("restore_environment is not supported (it crashes the "
+                                 "reference); make a new Interpreter instead")
+
+    @property
+    def grid_size(self) -> int:
+        return self._grid_size(self._loaded())
+
+
+def _object_class(rt: Runtime, decl: S.ObjectDecl) -> ObjClass:
+    names = [n for n, _ in decl.fields]
+    types = []
+    parts = []
+    for name, tnode in decl.fields:
+        t = rt.resolve_type(tnode, strict=True)
+        types.append(t)
+        parts.append(f"{name}: {t}, ")
+    type_string = (f"class {decl.name} {{" + "".join(parts)
+                   + f"origin: {POSITION_T}, elems: {list_tag(CELL_T)}, }}")
+    cell = rt.compiler.compile(decl.cell)
+    return ObjClass(decl.name, names, types, cell, type_string, decl.line, decl.column)

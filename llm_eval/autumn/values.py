@@ -1,0 +1,222 @@
+"""Run-time values of Autumn (AUTUMN.md 5): numbers are Python ints, Bools are Python bools,
+strings are Python strs (without the quotes the reference keeps). Everything else is a slots
+class here. Instances and lists carry an *identity* (5.7), a number that assignments move
+around; identities are only ever compared.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+__all__ = [
+    "new_id", "Scope", "AList", "Pos", "RElem", "CellV", "Obj", "ObjClass", "Lambda",
+    "Builtin", "BoundRender", "CellThunk", "TypeRef", "FUNCTION_TYPES", "IDENTITY_TYPES",
+    "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
+    "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
+]
+
+new_id = itertools.count(1).__next__
+
+SCOPE_PLAIN = 0
+SCOPE_OBJECT = 1      # a constructor's or a render's scope of fields (7.2 skips the outermost)
+SCOPE_BORROWED = 2    # an object render scope whose dict is the instance's own field table
+
+
+class Scope:
+    """One link of the (dynamically scoped) chain: a dict of names and its parent."""
+
+    __slots__ = ("vars", "parent", "kind")
+
+    def __init__(self, vars: dict, parent: "Scope | None", kind: int = SCOPE_PLAIN) -> None:
+        self.vars = vars
+        self.parent = parent
+        self.kind = kind
+
+
+class AList(list):
+    """An Autumn list: a Python list plus the reference's type tag and an identity."""
+
+    __slots__ = ("tag", "ident")
+
+    def __init__(self, items=(), tag: str = "List<Unknown>") -> None:
+        super().__init__(items)
+        self.tag = tag
+        self.ident = new_id()
+
+
+class Pos:
+    __slots__ = ("x", "y", "ident")
+
+    def __init__(self, x: int, y: int) -> None:
+        self.x = x
+        self.y = y
+        self.ident = new_id()
+
+
+class RElem:
+    __slots__ = ("position", "color", "ident")
+
+    def __init__(self, position: Pos, color) -> None:
+        self.position = position
+        self.color = color
+        self.ident = new_id()
+
+
+class CellV:
+    """A Cell value (7.2): each of x, y, colour is frozen (a constant) or deferred.
+
+    ``nx, ny, nc`` are the syntax nodes (frozen numbers become literal nodes) used for printing
+    and equality; ``fx, fy, fc`` the constants or None; ``cx, cy, cc`` the compiled deferred
+    expressions, evaluated against ``snap`` (the names copied at construction) and the render
+    chain.
+    """
+
+    __slots__ = ("nx", "ny", "nc", "fx", "fy", "fc", "cx", "cy", "cc", "snap", "ident")
+
+    def __init__(self, nx, ny, nc, fx, fy, fc, cx, cy, cc, snap: dict) -> None:
+        self.nx, self.ny, self.nc = nx, ny, nc
+        self.fx, self.fy, self.fc = fx, fy, fc
+        self.cx, self.cy, self.cc = cx, cy, cc
+        self.snap = snap
+        self.ident = new_id()
+
+
+class ObjClass:
+    """A declared object type: its fields, their types and the compiled cell expression."""
+
+    __slots__ = ("name", "field_names", "field_types", "cell", "type_str", "line", "column")
+
+    def __init__(self, name, field_names, field_types, cell, type_string, line, column) -> None:
+        self.name = name
+        self.field_names = field_names      # declared fields, in order
+        self.field_types = field_types      # type string per declared field, or None
+        self.cell = cell                    # compiled cell expression
+        self.type_str = type_string
+        self.line = line
+        self.column = column
+
+
+class Obj:
+    __slots__ = ("cls", "fields", "ident")
+
+    def __init__(self, cls: ObjClass, fields: dict) -> None:
+        self.cls = cls
+        self.fields = fields
+        self.ident = new_id()
+
+    def copy(self) -> "Obj":
+        return Obj(self.cls, dict(self.fields))
+
+
+class Lambda:
+    __slots__ = ("params", "body", "node", "ident")
+
+    def __init__(self, params, body, node) -> None:
+        self.params = params
+        self.body = body
+        self.node = node
+        self.ident = new_id()
+
+
+class Builtin:
+    __slots__ = ("name", "fn", "ident")
+
+    def __init__(self, name: str, fn) -> None:
+        self.name = name
+        self.fn = fn
+        self.ident = new_id()
+
+
+class BoundRender:
+    """``(.. obj render)``: a zero-argument function returning the object's rendered cells."""
+
+    __slots__ = ("obj", "ident")
+
+    def __init__(self, obj: Obj) -> None:
+        self.obj = obj
+        self.ident = new_id()
+
+
+class CellThunk:
+    """``(.. cell x)``: a deferred cell argument; calling it evaluates it."""
+
+    __slots__ = ("cell", "which", "ident")
+
+    def __init__(self, cell: CellV, which: str) -> None:
+        self.cell = cell
+        self.which = which
+        self.ident = new_id()
+
+
+class TypeRef:
+    """A type used as a callee: Position, RenderedElem, Cell, a declared object, or a scalar."""
+
+    __slots__ = ("name", "cls")
+
+    def __init__(self, name: str, cls: ObjClass | None = None) -> None:
+        self.name = name
+        self.cls = cls
+
+
+FUNCTION_TYPES = (Lambda, Builtin, BoundRender, CellThunk)
+IDENTITY_TYPES = (AList, Pos, RElem, CellV, Obj, Lambda, Builtin, BoundRender, CellThunk)
+
+
+def truthy(v) -> bool:
+    """Only ``false`` and the empty list are falsy (AUTUMN.md 5.2)."""
+    return not (v is False or (v.__class__ is AList and not v))
+
+
+POSITION_T = "class Position {x: Number, y: Number, }"
+RELEM_T = f"class RenderedElem {{position: {POSITION_T}, color: String, }}"
+CELL_T = "class Cell {x: Expr, y: Expr, color: Expr, }"
+UNKNOWN_LIST = "List<Unknown>"
+UNKNOWN = "Unknown"
+
+_SIMPLE_TYPES = {int: "Number", bool: "Bool", str: "String", Pos: POSITION_T,
+                 RElem: RELEM_T, CellV: CELL_T, Lambda: "AutumnFunc", Builtin: "AutumnFunc",
+                 BoundRender: "AutumnFunc", CellThunk: "Expr"}
+
+
+def type_str(v) -> str:
+    """The reference's printed type of a value (AUTUMN.md 5.5)."""
+    t = v.__class__
+    s = _SIMPLE_TYPES.get(t)
+    if s is not None:
+        return s
+    if t is Obj:
+        return v.cls.type_str
+    if t is AList:
+        return v.tag
+    return UNKNOWN
+
+
+_tags: dict[str, str] = {}
+
+
+def list_tag(elem_type: str) -> str:
+    tag = _tags.get(elem_type)
+    if tag is None:
+        tag = _tags[elem_type] = f"List<{elem_type}>"
+    return tag
+
+
+def _type_object(v):
+    """What the reference compares to decide if list elements share one type (5.4)."""
+    t = v.__class__
+    if t is Obj:
+        return v.cls
+    if t is AList:
+        return v            # every list has a type object of its own
+    return t
+
+
+def infer_tag(items) -> str:
+    """Tag of a list literal or a copied list: List<T> when all share one type object."""
+    if not items:
+        return UNKNOWN_LIST
+    first = _type_object(items[0])
+    for v in items:
+        if _type_object(v) is not first:
+            return UNKNOWN
+    return list_tag(type_str(items[0]))
