@@ -43,9 +43,14 @@ def _kind(v) -> str:
 class Compiler:
     """Turns nodes into closures bound to one ``Runtime``."""
 
-    def __init__(self, rt: "Runtime", type_names: frozenset[str]) -> None:
+    def __init__(self, rt: "Runtime", type_names: frozenset[str],
+                 local_names: set[str]) -> None:
         self.rt = rt
         self.type_names = type_names | TYPE_NAMES  # names that may denote a type at run time
+        # Names that some scope other than the global table may bind (parameters, let
+        # locals, fields, names copied into cell snapshots). Every other name can only ever
+        # be a global, so its lookup goes straight to the global table.
+        self.local_names = local_names
 
     def compile(self, node: S.Node) -> Closure:
         method = getattr(self, "c_" + type(node).__name__, None)
@@ -98,7 +103,20 @@ class Compiler:
                     return d[name]
                 s = s.parent
             raise undefined()
-        return var
+
+        if name in self.local_names:
+            return var
+        globals_ref = rt.globals_ref   # [dict]; emptied while a cell is tried in isolation
+        fast = rt.fast_flags.setdefault(name, [True])  # cleared if the name becomes local
+
+        def global_var(env):
+            if fast[0]:
+                try:
+                    return globals_ref[0][name]
+                except KeyError:
+                    pass
+            return var(env)
+        return global_var
 
     def c_Annot(self, node: S.Annot) -> Closure:
         rt = self.rt
@@ -134,6 +152,8 @@ class Compiler:
 
     def c_If(self, node: S.If) -> Closure:
         c, a, b = self.compile(node.cond), self.compile(node.then), self.compile(node.other)
+        if _is_bool_valued(node.cond):
+            return lambda env: a(env) if c(env) else b(env)
 
         def if_(env):
             v = c(env)
@@ -147,70 +167,42 @@ class Compiler:
         call = self.rt.call
         line, col = node.line, node.column
 
-        def value(f, env):
-            v = f(env)
-            if isinstance(v, _FUNC):
-                try:
-                    v = call(v, [], env)
-                except AutumnError as e:
-                    raise e.locate(line, col)
-            return v
+        def operand(f, n: S.Node) -> Closure:
+            """The operand as a Bool: bare functions are called with no arguments (4.5)."""
+            if _is_bool_valued(n):
+                return f
 
+            def value(env):
+                v = f(env)
+                if isinstance(v, _FUNC):
+                    try:
+                        v = call(v, [], env)
+                    except AutumnError as e:
+                        raise e.locate(line, col)
+                return not (v is False or (v.__class__ is AList and not v))
+            return value
+
+        lb, rb = operand(left, node.left), operand(right, node.right)
         if node.is_or:
-            def or_(env):
-                if truthy(value(left, env)):
-                    return True
-                return truthy(value(right, env))
-            return or_
-
-        def and_(env):
-            if not truthy(value(left, env)):
-                return False
-            return truthy(value(right, env))
-        return and_
+            return lambda env: True if lb(env) else rb(env)
+        return lambda env: rb(env) if lb(env) else False
 
     # -- operators -----------------------------------------------------------------------------
     def c_Bin(self, node: S.Bin) -> Closure:
-        left, right = self.compile(node.left), self.compile(node.right)
         op = node.op
         if op in ("==", "!="):
+            left, right = self.compile(node.left), self.compile(node.right)
             eq = self.rt.eq
             if op == "==":
                 return lambda env: eq(left(env), right(env))
             return lambda env: not eq(left(env), right(env))
 
         def numbers(a, b):
-            if a.__class__ is not int or b.__class__ is not int:
-                bad = a if a.__class__ is not int else b
-                raise _err(f"'{node.spelling}' needs two Numbers, got a {_kind(bad)}", node)
+            bad = a if a.__class__ is not int else b
+            raise _err(f"'{node.spelling}' needs two Numbers, got a {_kind(bad)}", node)
 
-        if op == "+":
-            def add(env):
-                a = left(env)
-                b = right(env)
-                if a.__class__ is not int or b.__class__ is not int:
-                    numbers(a, b)
-                r = a + b
-                return r if INT_MIN <= r <= INT_MAX else wrap32(r)
-            return add
-        if op == "-":
-            def sub(env):
-                a = left(env)
-                b = right(env)
-                if a.__class__ is not int or b.__class__ is not int:
-                    numbers(a, b)
-                r = a - b
-                return r if INT_MIN <= r <= INT_MAX else wrap32(r)
-            return sub
-        if op == "*":
-            def mul(env):
-                a = left(env)
-                b = right(env)
-                if a.__class__ is not int or b.__class__ is not int:
-                    numbers(a, b)
-                return wrap32(a * b)
-            return mul
         if op in ("/", "%"):
+            left, right = self.compile(node.left), self.compile(node.right)
             is_div = op == "/"
 
             def divmod_(env):
@@ -227,22 +219,43 @@ class Compiler:
                     q = -q
                 return q if is_div else a - b * q
             return divmod_
-        compare = {"<": int.__lt__, "<=": int.__le__, ">": int.__gt__, ">=": int.__ge__}[op]
-        if op == "<":
-            def lt(env):
+        fn = _INT_OPS[op]
+        wraps = op in ("+", "-", "*")
+        if isinstance(node.right, S.Num):
+            # (op x 3): the constant operand needs no closure and no type check
+            left, k = self.compile(node.left), node.right.value
+            if wraps:
+                def arith_k(env):
+                    a = left(env)
+                    if a.__class__ is not int:
+                        numbers(a, k)
+                    r = fn(a, k)
+                    return r if INT_MIN <= r <= INT_MAX else wrap32(r)
+                return arith_k
+
+            def cmp_k(env):
+                a = left(env)
+                if a.__class__ is not int:
+                    numbers(a, k)
+                return fn(a, k)
+            return cmp_k
+        left, right = self.compile(node.left), self.compile(node.right)
+        if wraps:
+            def arith(env):
                 a = left(env)
                 b = right(env)
                 if a.__class__ is not int or b.__class__ is not int:
                     numbers(a, b)
-                return a < b
-            return lt
+                r = fn(a, b)
+                return r if INT_MIN <= r <= INT_MAX else wrap32(r)
+            return arith
 
         def cmp(env):
             a = left(env)
             b = right(env)
             if a.__class__ is not int or b.__class__ is not int:
                 numbers(a, b)
-            return compare(a, b)
+            return fn(a, b)
         return cmp
 
     def c_Unary(self, node: S.Unary) -> Closure:
@@ -374,22 +387,41 @@ class Compiler:
             name = node.args[0].name
             a0 = args[0]
 
+            invoke = rt.invoke_lambda
+
             def call1_or_prev(env):
                 f = callee(env)
                 try:
                     if f is rt.prev_builtin:
                         return rt.prev_by_name(name)
-                    return call(f, [a0(env)], env)
+                    x = a0(env)
+                    c = f.__class__
+                    if c is LambdaV:
+                        params = f.params
+                        if len(params) == 1:
+                            return invoke(f, {params[0]: x}, env)
+                    elif c is Builtin:
+                        return f.fn(env, [x])
+                    return call(f, [x], env)
                 except AutumnError as e:
                     raise e.locate(line, col)
             return call1_or_prev
+        invoke = rt.invoke_lambda
         if len(args) == 1:
             a0 = args[0]
 
             def call1(env):
                 f = callee(env)
                 try:
-                    return call(f, [a0(env)], env)
+                    x = a0(env)
+                    c = f.__class__
+                    if c is LambdaV:
+                        params = f.params
+                        if len(params) == 1:
+                            return invoke(f, {params[0]: x}, env)
+                    elif c is Builtin:
+                        return f.fn(env, [x])
+                    return call(f, [x], env)
                 except AutumnError as e:
                     raise e.locate(line, col)
             return call1
@@ -399,10 +431,39 @@ class Compiler:
             def call2(env):
                 f = callee(env)
                 try:
-                    return call(f, [a0(env), a1(env)], env)
+                    x = a0(env)
+                    y = a1(env)
+                    c = f.__class__
+                    if c is LambdaV:
+                        params = f.params
+                        if len(params) == 2:
+                            return invoke(f, {params[0]: x, params[1]: y}, env)
+                    elif c is Builtin:
+                        return f.fn(env, [x, y])
+                    return call(f, [x, y], env)
                 except AutumnError as e:
                     raise e.locate(line, col)
             return call2
+        if len(args) == 3:
+            a0, a1, a2 = args
+
+            def call3(env):
+                f = callee(env)
+                try:
+                    x = a0(env)
+                    y = a1(env)
+                    z = a2(env)
+                    c = f.__class__
+                    if c is LambdaV:
+                        params = f.params
+                        if len(params) == 3:
+                            return invoke(f, {params[0]: x, params[1]: y, params[2]: z}, env)
+                    elif c is Builtin:
+                        return f.fn(env, [x, y, z])
+                    return call(f, [x, y, z], env)
+                except AutumnError as e:
+                    raise e.locate(line, col)
+            return call3
 
         def calln(env):
             f = callee(env)
@@ -425,13 +486,21 @@ class Compiler:
         var_c = nc.name if isinstance(nc, S.Var) else None
         missing = _MISSING
 
+        globals_ref = rt.globals_ref
+        isolated: dict = {}
+
         def trial(f, env):
+            # Tried in the snapshot alone: globals it did not copy must be invisible.
+            saved = globals_ref[0]
+            globals_ref[0] = isolated
             try:
                 return f(env)
             except AutumnLimitError:
                 raise
             except AutumnRuntimeError:
                 return missing
+            finally:
+                globals_ref[0] = saved
 
         def cell(env):
             snap = rt.cell_snapshot(env, names)
@@ -450,6 +519,20 @@ class Compiler:
                          S.Num(fy) if fy is not None else ny, nc,
                          fx, fy, fc, cx, cy, cc, snap)
         return cell
+
+
+import operator
+
+_INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,
+            "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+_BOOL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">="))
+
+
+def _is_bool_valued(node: S.Node) -> bool:
+    """Whether a node always evaluates to a Bool (so truthiness needs no check)."""
+    t = type(node)
+    return (t is S.Logic or t is S.BoolLit or (t is S.Bin and node.op in _BOOL_OPS)
+            or (t is S.Unary and node.op == "!"))
 
 
 class _Missing:

@@ -72,10 +72,8 @@ class Coverage:
 class Interpreter:
     """One loaded Autumn program. Deterministic for a program, seed and input sequence."""
 
-    def __init__(self, *, tick_budget_s: float = 5.0, max_depth: int = 400,
-                 max_list: int = 1_000_000) -> None:
-        self._limits = Limits(max_depth=max_depth, max_list=max_list,
-                              tick_budget_s=tick_budget_s)
+    def __init__(self, *, tick_budget_s: float = 5.0, max_list: int = 1_000_000) -> None:
+        self._limits = Limits(max_list=max_list, tick_budget_s=tick_budget_s)
         self._rt: Runtime | None = None
         self._path: str | None = None
         self._broken: AutumnError | None = None
@@ -102,7 +100,12 @@ class Interpreter:
             program = _parsed(script, path)
             std = _parsed(STDLIB if not stdlib else stdlib, "<stdlib>")
             objects = frozenset(s.name for s in program if isinstance(s, S.ObjectDecl))
-            rt.compiler = Compiler(rt, objects)
+            trigger_node = (S.parse_expression_text(trigger, "<trigger>") if trigger
+                            else None)
+            local = S.maybe_local_names(std + program
+                                        + ((S.ExprStmt(trigger_node, 0, 0),) if trigger_node
+                                           else ()))
+            rt.compiler = Compiler(rt, objects, local)
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
             rt.start_budget()
@@ -110,8 +113,8 @@ class Interpreter:
             for stmt in std:
                 self._statement(rt, stmt)
             rt.define_global("SpecialConditionTriggered", False)
-            if trigger:
-                rt.trigger = rt.compiler.compile(S.parse_expression_text(trigger, "<trigger>"))
+            if trigger_node is not None:
+                rt.trigger = rt.compiler.compile(trigger_node)
             for stmt in program:
                 self._statement(rt, stmt)
             for name in list(rt.state_order.order):
@@ -274,6 +277,12 @@ class Interpreter:
         rt = self._loaded()
         with _guard("<expression>"):
             node = S.parse_expression_text(expr, "<expression>")
+            new_local = S.maybe_local_names([S.ExprStmt(node, 0, 0)])
+            for name in new_local - rt.compiler.local_names:
+                # Code compiled earlier assumed this name is only ever a global; this
+                # expression may bind it locally, so those lookups walk the scopes from now.
+                rt.compiler.local_names.add(name)
+                rt.fast_flags.setdefault(name, [True])[0] = False
             rt.start_budget()
             return rt.compiler.compile(node)(rt.G)
 

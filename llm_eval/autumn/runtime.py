@@ -28,11 +28,9 @@ _MISSING = object()
 class Limits:
     """Bounds that turn a runaway program into an ``AutumnLimitError`` instead of a hang."""
 
-    __slots__ = ("max_depth", "max_list", "tick_budget_s")
+    __slots__ = ("max_list", "tick_budget_s")
 
-    def __init__(self, max_depth: int = 400, max_list: int = 1_000_000,
-                 tick_budget_s: float = 5.0) -> None:
-        self.max_depth = max_depth
+    def __init__(self, max_list: int = 1_000_000, tick_budget_s: float = 5.0) -> None:
         self.max_list = max_list
         self.tick_budget_s = tick_budget_s
 
@@ -53,6 +51,8 @@ class Runtime:
         self.limits = limits or Limits()
         self.path = path
         self.G = Scope({}, None)
+        self.globals_ref = [self.G.vars]   # read by compiled global lookups
+        self.fast_flags: dict[str, list[bool]] = {}
         self.types: dict[str, TypeRef] = {n: TypeRef(n) for n in
                                           ("Position", "Cell", "RenderedElem", "Bool",
                                            "String", "Number", "Int")}
@@ -74,7 +74,6 @@ class Runtime:
         self.arrows = {"left": False, "right": False, "up": False, "down": False}
         self.occupied: set[tuple[int, int]] = set()
         self.trigger = None
-        self.depth = 0
         self.calls = 0
         self.deadline = math.inf
         self._render_order: list[str] | None = None
@@ -87,7 +86,6 @@ class Runtime:
 
     def start_budget(self) -> None:
         self.deadline = time.perf_counter() + self.limits.tick_budget_s
-        self.depth = 0
 
     def check_time(self) -> None:
         if time.perf_counter() > self.deadline:
@@ -226,6 +224,16 @@ class Runtime:
         self.state_next[name] = self.compiler.compile(nxt)
 
     # -- calls --------------------------------------------------------------------------------
+    def invoke_lambda(self, f: Lambda, bindings: dict, env: Scope):
+        """Run a lambda's body in a new call scope whose parent is the caller's scope (6.2).
+
+        Depth is bounded by Python's recursion limit (turned into AutumnLimitError by the
+        host); the call counter bounds time, since a program can branch without looping."""
+        self.calls += 1
+        if not self.calls & 1023:
+            self.check_time()
+        return f.body(Scope(bindings, env))
+
     def call(self, f, args: list, env: Scope):
         c = f.__class__
         if c is Lambda:
@@ -234,20 +242,9 @@ class Runtime:
                 raise AutumnRuntimeError(f"a function of {len(params)} parameter(s) "
                                          f"({' '.join(params)}) was called with {len(args)} "
                                          "argument(s)")
-            self.depth += 1
-            if self.depth > self.limits.max_depth:
-                self.depth = 0
-                raise AutumnLimitError(f"calls nested more than {self.limits.max_depth} deep "
-                                       "(unbounded recursion?)")
-            self.calls += 1
-            if not self.calls & 1023:
-                self.check_time()
-            try:
-                if len(params) == 1:
-                    return f.body(Scope({params[0]: args[0]}, env))
-                return f.body(Scope(dict(zip(params, args)), env))
-            finally:
-                self.depth -= 1
+            if len(params) == 1:
+                return self.invoke_lambda(f, {params[0]: args[0]}, env)
+            return self.invoke_lambda(f, dict(zip(params, args)), env)
         if c is Builtin:
             return f.fn(env, args)
         if c is TypeRef:
@@ -261,18 +258,10 @@ class Runtime:
     def call1(self, f, x, env: Scope):
         """``call(f, [x], env)`` with the common case of a one-parameter lambda inlined."""
         if f.__class__ is Lambda and len(f.params) == 1:
-            self.depth += 1
-            if self.depth > self.limits.max_depth:
-                self.depth = 0
-                raise AutumnLimitError(f"calls nested more than {self.limits.max_depth} deep "
-                                       "(unbounded recursion?)")
             self.calls += 1
             if not self.calls & 1023:
                 self.check_time()
-            try:
-                return f.body(Scope({f.params[0]: x}, env))
-            finally:
-                self.depth -= 1
+            return f.body(Scope({f.params[0]: x}, env))
         return self.call(f, [x], env)
 
     def construct(self, t: TypeRef, args: list, env: Scope):

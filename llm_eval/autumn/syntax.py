@@ -14,7 +14,7 @@ __all__ = [
     "InitNext", "Assign", "FieldAssign", "Field", "Lambda", "ListLit", "Call",
     "TName", "TList", "ObjectDecl", "OnDecl", "ExprStmt",
     "KEYWORDS", "parse_program", "parse_statements", "parse_expression_text", "parse_expr",
-    "node_key", "collect_names", "print_node",
+    "node_key", "collect_names", "print_node", "maybe_local_names",
 ]
 
 KEYWORDS = frozenset("program object on let if then else true false fn initnext and or nil"
@@ -592,6 +592,54 @@ def collect_names(nodes) -> frozenset[str]:
         elif t is InitNext:
             stack.extend((node.init, node.next))
     return frozenset(names)
+
+
+def maybe_local_names(statements) -> set[str]:
+    """Names that a scope other than the global table might bind at run time.
+
+    Lambda parameters; names assigned inside a lambda or a let (which create locals when no
+    scope has them yet); object fields, ``origin``, ``elems`` and ``e`` (object and render
+    scopes); and every name a Cell form mentions (copied into the cell's snapshot).
+    """
+    names: set[str] = {"origin", "elems", "e"}
+    stack = [(stmt, False) for stmt in statements]
+    while stack:
+        node, nested = stack.pop()
+        t = type(node)
+        if t is ObjectDecl:
+            names.update(n for n, _ in node.fields)
+            stack.append((node.cell, False))
+            continue
+        if t is OnDecl:
+            stack.extend(((node.cond, False), (node.body, False)))
+            continue
+        if t is ExprStmt:
+            stack.append((node.expr, False))
+            continue
+        if t is Lambda:
+            names.update(node.params)
+            stack.append((node.body, True))
+            continue
+        if t is Let:
+            stack.extend((e, True) for e in node.body)
+            continue
+        if t is Assign:
+            if nested:
+                names.add(node.name)
+            stack.append((node.value, nested))
+            continue
+        if t is Call and type(node.fn) is Var and node.fn.name == "Cell":
+            names |= collect_names(node.args)
+        for slot in ("left", "right", "operand", "cond", "then", "other", "obj", "value",
+                     "init", "next", "fn"):
+            child = getattr(node, slot, None)
+            if isinstance(child, Node):
+                stack.append((child, nested))
+        for slot in ("items", "args"):
+            children = getattr(node, slot, None)
+            if children:
+                stack.extend((c, nested) for c in children)
+    return names
 
 
 def print_node(node: Node) -> str:

@@ -1,0 +1,229 @@
+"""Interpreter speed benchmark: steps per second on the programs in benchmarks/programs/.
+
+Each program is loaded once (timed on its own), then driven for ``--steps`` seeded random
+actions through the standard loop: apply the action's input, ``step()``, ``render_frame()``.
+Only step + render is timed. The table compares the results with the reference C++
+interpreter's figures quoted in issue 2 ("Speed").
+
+    python benchmarks/interpreter.py                 # all programs, 500 steps, seed 1
+    python benchmarks/interpreter.py --only life     # one program
+    python benchmarks/interpreter.py --json          # machine-readable output
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+PROGRAMS_DIR = Path(__file__).resolve().parent / "programs"
+
+ACTION_KINDS = ("click", "left", "right", "up", "down", "noop")
+
+# Reference C++ interpreter figures quoted in issue 2, in steps/s, keyed by program name.
+REFERENCE_STEPS_PER_S = {
+    "life": ("Game of Life", 90.0),
+    "sand": ("falling sand", 11.0),
+    "liquid": ("liquid/ice", 200.0),
+}
+REFERENCE_MEDIAN_STEPS_PER_S = 600.0
+TARGET_RATIO = 2.0  # at least 2x the reference on each matching kind
+TARGET_MEDIAN_STEPS_PER_S = 2000.0
+
+
+@dataclass
+class Result:
+    """Measurements for one program; ``error`` is set (and speeds are 0) if it failed."""
+
+    program: str
+    grid: int = 0
+    cells_start: int = 0
+    cells_end: int = 0
+    lit_start: int = 0
+    lit_end: int = 0
+    load_ms: float = 0.0
+    steps: int = 0
+    step_s: float = 0.0
+    steps_per_s: float = 0.0
+    error: str | None = None
+    reference_kind: str | None = None
+    reference_steps_per_s: float | None = None
+    ratio: float | None = None
+    passed: bool | None = None
+
+
+def random_actions(seed: int, count: int, size: int) -> list[tuple]:
+    """``count`` actions drawn uniformly over the six kinds; clicks land on a random cell."""
+    rng = random.Random(seed)
+    actions = []
+    for _ in range(count):
+        kind = rng.choice(ACTION_KINDS)
+        if kind == "click":
+            actions.append(("click", rng.randrange(size), rng.randrange(size)))
+        else:
+            actions.append((kind,))
+    return actions
+
+
+def apply_action(it, action: tuple) -> None:
+    kind = action[0]
+    if kind == "click":
+        it.click(action[1], action[2])
+    elif kind == "left":
+        it.left()
+    elif kind == "right":
+        it.right()
+    elif kind == "up":
+        it.up()
+    elif kind == "down":
+        it.down()
+
+
+def count_cells(it) -> tuple[int, int]:
+    """(cells in the render JSON, cells of the text grid that are not background)."""
+    rendered = json.loads(it.render_all())
+    cells = sum(len(v) for k, v in rendered.items() if k != "GRID_SIZE")
+    frame = it.render_frame()
+    background = it.get_background().lower()
+    lit = sum(1 for row in frame.grid for colour in row if colour != background)
+    return cells, lit
+
+
+def warm_up() -> None:
+    """Load an empty program once so one-time set-up is not charged to the first program."""
+    from llm_eval.autumn import Interpreter
+
+    Interpreter().run_script("(program)", seed=1)
+
+
+def run_program(path: Path, steps: int, seed: int) -> Result:
+    from llm_eval.autumn import Interpreter
+
+    result = Result(program=path.stem)
+    text = path.read_text()
+    try:
+        it = Interpreter()
+        start = time.perf_counter()
+        it.run_script(text, seed=seed, path=str(path))
+        result.load_ms = (time.perf_counter() - start) * 1000.0
+        result.grid = it.render_frame().size
+        result.cells_start, result.lit_start = count_cells(it)
+        actions = random_actions(seed, steps, result.grid)
+        elapsed = 0.0
+        for action in actions:
+            apply_action(it, action)
+            start = time.perf_counter()
+            it.step()
+            it.render_frame()
+            elapsed += time.perf_counter() - start
+            result.steps += 1
+        result.step_s = elapsed
+        result.steps_per_s = result.steps / elapsed if elapsed > 0 else float("inf")
+        result.cells_end, result.lit_end = count_cells(it)
+    except Exception as exc:  # report and carry on with the other programs
+        result.error = f"{type(exc).__name__}: {exc}"
+        result.steps_per_s = 0.0
+    if path.stem in REFERENCE_STEPS_PER_S:
+        kind, ref = REFERENCE_STEPS_PER_S[path.stem]
+        result.reference_kind = kind
+        result.reference_steps_per_s = ref
+        result.ratio = result.steps_per_s / ref
+        result.passed = result.error is None and result.ratio >= TARGET_RATIO
+    return result
+
+
+def summarise(results: list[Result]) -> dict:
+    speeds = [r.steps_per_s for r in results]
+    median = statistics.median(speeds) if speeds else 0.0
+    ok = all(r.error is None for r in results)
+    median_passed = ok and median >= TARGET_MEDIAN_STEPS_PER_S
+    kinds_passed = all(r.passed for r in results if r.passed is not None)
+    return {
+        "median_steps_per_s": median,
+        "reference_median_steps_per_s": REFERENCE_MEDIAN_STEPS_PER_S,
+        "median_ratio": median / REFERENCE_MEDIAN_STEPS_PER_S,
+        "target_median_steps_per_s": TARGET_MEDIAN_STEPS_PER_S,
+        "target_ratio": TARGET_RATIO,
+        "median_passed": median_passed,
+        "kinds_passed": kinds_passed,
+        "all_ran": ok,
+        "passed": median_passed and kinds_passed and ok,
+    }
+
+
+def print_table(results: list[Result], summary: dict, steps: int, seed: int) -> None:
+    print(f"Autumn interpreter speed: {steps} random actions per program, seed {seed}")
+    print("(step + render_frame timed; cells = render JSON cells, lit = non-background grid cells)")
+    print()
+    header = (f"{'program':<10} {'grid':>5} {'cells0':>7} {'cells1':>7} {'lit0':>5} "
+              f"{'lit1':>5} {'load ms':>8} {'steps/s':>9}")
+    print(header)
+    print("-" * len(header))
+    for r in results:
+        grid = f"{r.grid}x{r.grid}" if r.grid else "?"
+        if r.error:
+            print(f"{r.program:<10} {grid:>5}  ERROR {r.error}")
+            continue
+        print(f"{r.program:<10} {grid:>5} {r.cells_start:>7} {r.cells_end:>7} {r.lit_start:>5} "
+              f"{r.lit_end:>5} {r.load_ms:>8.1f} {r.steps_per_s:>9.1f}")
+    print("-" * len(header))
+    print(f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} "
+          f"{summary['median_steps_per_s']:>9.1f}")
+    print()
+    print(f"Against the reference C++ interpreter (target: >= {TARGET_RATIO:g}x on each kind, "
+          f"median >= {TARGET_MEDIAN_STEPS_PER_S:g} steps/s):")
+    mark = {True: "PASS", False: "FAIL"}
+    for r in results:
+        if r.reference_steps_per_s is None:
+            continue
+        print(f"  {r.reference_kind:<14} ({r.program:<6}) reference {r.reference_steps_per_s:>6.0f} "
+              f"steps/s, ours {r.steps_per_s:>8.1f}  ratio {r.ratio:>6.2f}x  {mark[bool(r.passed)]}")
+    print(f"  {'median':<14} {'':<8} reference {REFERENCE_MEDIAN_STEPS_PER_S:>6.0f} steps/s, "
+          f"ours {summary['median_steps_per_s']:>8.1f}  ratio {summary['median_ratio']:>6.2f}x  "
+          f"{mark[summary['median_passed']]} (needs >= {TARGET_MEDIAN_STEPS_PER_S:g})")
+    print()
+    print(f"overall: {mark[summary['passed']]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--steps", type=int, default=500, help="random actions per program")
+    parser.add_argument("--seed", type=int, default=1,
+                        help="interpreter seed and random.Random seed for the actions")
+    parser.add_argument("--only", metavar="NAME", action="append",
+                        help="run only this program (file stem); may be repeated")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+
+    paths = sorted(PROGRAMS_DIR.glob("*.sexp"))
+    if args.only:
+        known = {p.stem: p for p in paths}
+        missing = [name for name in args.only if name not in known]
+        if missing:
+            parser.error(f"unknown program(s) {', '.join(missing)}; "
+                         f"choose from {', '.join(sorted(known))}")
+        paths = [known[name] for name in args.only]
+
+    warm_up()
+    results = [run_program(path, args.steps, args.seed) for path in paths]
+    summary = summarise(results)
+    if args.json:
+        print(json.dumps({"steps": args.steps, "seed": args.seed,
+                          "results": [asdict(r) for r in results], "summary": summary},
+                         indent=2))
+    else:
+        print_table(results, summary, args.steps, args.seed)
+    return 0 if summary["all_ran"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
