@@ -18,6 +18,7 @@ from . import syntax as S
 from .builtins import install_builtins
 from .compiler import Compiler
 from .frame import Frame
+from .native_stdlib import install_native_stdlib
 from .printing import print_value
 from .runtime import Handler, Limits, Runtime
 from .values import (AList, Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
@@ -72,8 +73,10 @@ class Coverage:
 class Interpreter:
     """One loaded Autumn program. Deterministic for a program, seed and input sequence."""
 
-    def __init__(self, *, tick_budget_s: float = 5.0, max_list: int = 1_000_000) -> None:
+    def __init__(self, *, tick_budget_s: float = 5.0, max_list: int = 1_000_000,
+                 native_stdlib: bool = True) -> None:
         self._limits = Limits(max_list=max_list, tick_budget_s=tick_budget_s)
+        self._native_stdlib = native_stdlib
         self._rt: Runtime | None = None
         self._path: str | None = None
         self._broken: AutumnError | None = None
@@ -112,6 +115,8 @@ class Interpreter:
             install_builtins(rt)
             for stmt in std:
                 self._statement(rt, stmt)
+            if self._native_stdlib and not stdlib:
+                install_native_stdlib(rt)
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
                 rt.trigger = rt.compiler.compile(trigger_node)

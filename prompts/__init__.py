@@ -1,0 +1,1 @@
+"""Prompt templates and prompt variants: data shipped with the package, not code."""

@@ -1,0 +1,414 @@
+"""The ``llm-eval`` command line: ``autumn trace`` and ``autumn check``, run in-process via
+``main([...])``, plus one run through ``python -m llm_eval`` in a subprocess."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from llm_eval import __version__
+from llm_eval.cli import EXIT_OK, EXIT_PROGRAM_ERROR, EXIT_USAGE, main
+
+REPO = Path(__file__).resolve().parents[1]
+
+# A 3x3 world: one red dot starting at (0, 1); arrows move it, a click puts it there.
+DOT_PROGRAM = """\
+(program
+  (= GRID_SIZE 3)
+  (object Dot (Cell 0 0 "red"))
+  (= dot (initnext (Dot (Position 0 1)) (prev dot)))
+  (on right (= dot (moveRight dot)))
+  (on left (= dot (moveLeft dot)))
+  (on clicked (= dot (Dot click))))
+"""
+
+# The same world with an unclosed list: the reader must name a line and a column.
+UNCLOSED_PROGRAM = """\
+(program
+  (= GRID_SIZE 3)
+  (object Dot (Cell 0 0 "red"))
+  (= dot (initnext (Dot (Position 0 1)) (prev dot))
+"""
+
+# Loads fine, fails on the first `right`: (head (list)) is an error on an empty list.
+FAILS_ON_RIGHT_PROGRAM = """\
+(program
+  (= GRID_SIZE 3)
+  (object Dot (Cell 0 0 "red"))
+  (= dot (initnext (Dot (Position 0 1)) (prev dot)))
+  (on right (= dot (head (list)))))
+"""
+
+LOCATED = re.compile(r"^prog\.sexp:\d+:\d+: \S")
+
+
+def dot_at(x: int, y: int) -> list[list[str]]:
+    grid = [["black"] * 3 for _ in range(3)]
+    if 0 <= x < 3 and 0 <= y < 3:
+        grid[y][x] = "red"
+    return grid
+
+
+def frames(out: str) -> list[dict]:
+    return [json.loads(line) for line in out.splitlines()]
+
+
+class TerminalStdin(io.StringIO):
+    """A stdin that claims to be a terminal, so trace must not read actions from it."""
+
+    def isatty(self) -> bool:
+        return True
+
+    def read(self, *args: object) -> str:  # pragma: no cover - reading would be the bug
+        raise AssertionError("trace read from a terminal stdin")
+
+    readline = read
+
+
+@pytest.fixture
+def workdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A temporary working directory holding prog.sexp (the dot world)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prog.sexp").write_text(DOT_PROGRAM)
+    return tmp_path
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def assert_one_clean_line(err: str) -> None:
+    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+# --- trace -------------------------------------------------------------------------------------
+
+
+def test_trace_with_actions_file(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("right\nright\nright\nleft\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "acts.txt")
+    assert (code, err) == (EXIT_OK, "")
+    # The third `right` walks the dot off the grid: off-grid cells are dropped from the frame.
+    assert frames(out) == [
+        {"t": 0, "grid": dot_at(0, 1)},
+        {"t": 1, "grid": dot_at(1, 1)},
+        {"t": 2, "grid": dot_at(2, 1)},
+        {"t": 3, "grid": dot_at(3, 1)},
+        {"t": 4, "grid": dot_at(2, 1)},
+    ]
+
+
+def test_trace_prints_one_compact_json_object_per_line(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("noop\n")
+    code, out, _ = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "1",
+                       "--actions", "acts.txt")
+    assert code == EXIT_OK
+    lines = out.splitlines()
+    assert len(lines) == 2 and out.endswith("\n")
+    for t, line in enumerate(lines):
+        record = json.loads(line)
+        assert list(record) == ["t", "grid"] and record["t"] == t
+        assert line == json.dumps(record, separators=(",", ":"))
+
+
+def test_trace_ignores_comments_and_blank_lines(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text(
+        "# move, then click\n\nright   # one step\n   \n#left\nclick 2 0\nnoop # wait\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "3",
+                         "--actions", "acts.txt")
+    assert (code, err) == (EXIT_OK, "")
+    assert [f["grid"] for f in frames(out)] == [
+        dot_at(0, 1), dot_at(1, 1), dot_at(2, 0), dot_at(2, 0)]
+    assert [f["t"] for f in frames(out)] == [0, 1, 2, 3]
+
+
+def test_trace_click_off_grid_is_accepted(workdir: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("click -1 5\nclick 1 2\n")
+    code, out, _ = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "3",
+                       "--actions", "acts.txt")
+    assert code == EXIT_OK
+    assert [f["grid"] for f in frames(out)] == [dot_at(0, 1), dot_at(-1, 5), dot_at(1, 2)]
+
+
+def test_trace_reads_actions_from_stdin_when_not_a_terminal(
+        workdir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("right\n\n# comment\nright\n"))
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert (code, err) == (EXIT_OK, "")
+    assert frames(out) == [{"t": 0, "grid": dot_at(0, 1)}, {"t": 1, "grid": dot_at(1, 1)},
+                           {"t": 2, "grid": dot_at(2, 1)}]
+
+
+def test_trace_actions_dash_means_stdin(workdir: Path, capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("right"))
+    code, out, _ = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7", "--actions", "-")
+    assert code == EXIT_OK
+    assert [f["grid"] for f in frames(out)] == [dot_at(0, 1), dot_at(1, 1)]
+
+
+def test_trace_on_a_terminal_prints_only_the_initial_frame(
+        workdir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", TerminalStdin())
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert (code, err) == (EXIT_OK, "")
+    assert frames(out) == [{"t": 0, "grid": dot_at(0, 1)}]
+
+
+def test_trace_with_empty_stdin_prints_only_the_initial_frame(
+        workdir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, _ = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert code == EXIT_OK
+    assert len(frames(out)) == 1
+
+
+def test_trace_accepts_a_trigger(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("right\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "acts.txt", "--trigger", "== 1 1")
+    assert (code, err) == (EXIT_OK, "")
+    assert len(frames(out)) == 2
+
+
+def test_trace_is_deterministic(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("right\nclick 0 0\nleft\n")
+    argv = ("autumn", "trace", "prog.sexp", "--seed", "11", "--actions", "acts.txt")
+    assert run(capsys, *argv) == run(capsys, *argv)
+
+
+# --- trace: user errors ------------------------------------------------------------------------
+
+
+def test_bad_action_line_names_the_line_and_prints_no_frame(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "acts.txt").write_text("right\n# fine\njump 3\nleft\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "acts.txt")
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert err.startswith("acts.txt:3: ")
+    assert "jump" in err
+    assert_one_clean_line(err)
+
+
+def test_bad_action_on_stdin_stops_after_the_good_ones(
+        workdir: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("right\nclick 1\nright\n"))
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert code == EXIT_USAGE
+    assert [f["t"] for f in frames(out)] == [0, 1]
+    assert err.startswith("<stdin>:2: ")
+    assert_one_clean_line(err)
+
+
+def test_unreadable_program_names_line_and_column(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "prog.sexp").write_text(UNCLOSED_PROGRAM)
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert code == EXIT_PROGRAM_ERROR
+    assert out == ""
+    assert LOCATED.match(err), err
+    assert_one_clean_line(err)
+
+
+def test_program_failing_at_load_names_the_file(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "prog.sexp").write_text("(program\n  (= GRID_SIZE 3)\n  (= x (+ nowhere 1)))\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7")
+    assert code == EXIT_PROGRAM_ERROR
+    assert out == ""
+    assert err.startswith("prog.sexp:")
+    assert_one_clean_line(err)
+
+
+def test_program_failing_in_a_step_names_the_step_and_action(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "prog.sexp").write_text(FAILS_ON_RIGHT_PROGRAM)
+    (workdir / "acts.txt").write_text("noop\n\nright\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "acts.txt")
+    assert code == EXIT_PROGRAM_ERROR
+    assert [f["t"] for f in frames(out)] == [0, 1]
+    assert err.startswith("prog.sexp:")
+    assert "step 2" in err and "acts.txt:3" in err and "'right'" in err
+    assert_one_clean_line(err)
+
+
+@pytest.mark.parametrize("seed", ["0", str(2**32), str(-(2**32))])
+def test_degenerate_seed_is_refused_with_a_reason(
+        workdir: Path, capsys: pytest.CaptureFixture[str], seed: str) -> None:
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", seed)
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert f"--seed {seed}" in err and "random" in err
+    assert_one_clean_line(err)
+
+
+@pytest.mark.parametrize("argv", [
+    ("autumn", "trace", "prog.sexp"),                        # --seed is required
+    ("autumn", "trace", "prog.sexp", "--seed", "seven"),
+    ("autumn", "trace", "--seed", "1"),                      # PROGRAM is required
+    ("autumn",),
+    ("autumn", "frobnicate"),
+    (),
+])
+def test_usage_errors_exit_2(workdir: Path, capsys: pytest.CaptureFixture[str],
+                             argv: tuple[str, ...]) -> None:
+    code, out, err = run(capsys, *argv)
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert "usage:" in err and "Traceback" not in err
+
+
+def test_missing_program_file(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "autumn", "trace", "nowhere.sexp", "--seed", "7")
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert "nowhere.sexp" in err and "No such file" in err
+    assert_one_clean_line(err)
+
+
+def test_missing_actions_file(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "nowhere.txt")
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert "nowhere.txt" in err
+    assert_one_clean_line(err)
+
+
+def test_program_that_is_not_text(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "prog.sexp").write_bytes(b"(program \xff\xfe)")
+    code, _, err = run(capsys, "autumn", "check", "prog.sexp")
+    assert code == EXIT_USAGE
+    assert "prog.sexp" in err and "UTF-8" in err
+    assert_one_clean_line(err)
+
+
+def test_program_that_is_a_directory(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "dir.sexp").mkdir()
+    code, _, err = run(capsys, "autumn", "trace", "dir.sexp", "--seed", "7")
+    assert code == EXIT_USAGE
+    assert "dir.sexp" in err
+    assert_one_clean_line(err)
+
+
+# --- check -------------------------------------------------------------------------------------
+
+
+def test_check_ok(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "autumn", "check", "prog.sexp")
+    assert (code, out, err) == (EXIT_OK, "ok: prog.sexp\n", "")
+
+
+def test_check_reports_problems_with_positions(
+        workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (workdir / "prog.sexp").write_text(UNCLOSED_PROGRAM)
+    code, out, err = run(capsys, "autumn", "check", "prog.sexp")
+    assert code == EXIT_PROGRAM_ERROR
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert lines and all(LOCATED.match(line) for line in lines), err
+    assert "Traceback" not in err
+
+
+def test_check_missing_file(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "autumn", "check", "nowhere.sexp")
+    assert code == EXIT_USAGE
+    assert "nowhere.sexp" in err
+    assert_one_clean_line(err)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "--version")
+    assert code == EXIT_OK
+    assert out.strip() == f"llm-eval {__version__}"
+
+
+# --- the bundled example and the README --------------------------------------------------------
+
+
+def test_bouncer_example_checks_and_traces(capsys: pytest.CaptureFixture[str],
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(REPO)
+    assert run(capsys, "autumn", "check", "examples/bouncer.sexp") == (
+        EXIT_OK, "ok: examples/bouncer.sexp\n", "")
+    code, out, err = run(capsys, "autumn", "trace", "examples/bouncer.sexp", "--seed", "7",
+                         "--actions", "examples/bouncer.actions")
+    assert (code, err) == (EXIT_OK, "")
+    actions = [line for line in (REPO / "examples/bouncer.actions").read_text().splitlines()
+               if line.split("#", 1)[0].strip()]
+    records = frames(out)
+    assert [r["t"] for r in records] == list(range(len(actions) + 1))
+    assert all(len(r["grid"]) == 8 and all(len(row) == 8 for row in r["grid"])
+               for r in records)
+
+
+def test_readme_example_output_is_current(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's example run shows real output: rerun its command and compare."""
+    readme = (REPO / "README.md").read_text().splitlines()
+    start = next(i for i, line in enumerate(readme) if line.startswith("$ llm-eval autumn trace"))
+    command = readme[start][2:]
+    expected = []
+    for line in readme[start + 1:]:
+        if line.startswith("```"):
+            break
+        expected.append(line)
+    argv, _, pipe = command.partition(" | ")
+    monkeypatch.chdir(REPO)
+    code, out, _ = run(capsys, *shlex.split(argv)[1:])
+    assert code == EXIT_OK
+    lines = out.splitlines()
+    if pipe:
+        match = re.fullmatch(r"head -n (\d+)", pipe.strip())
+        assert match, f"unsupported pipe in README example: {pipe}"
+        lines = lines[:int(match.group(1))]
+    assert expected == lines
+
+
+# --- python -m llm_eval ------------------------------------------------------------------------
+
+
+def _module_env() -> dict[str, str]:
+    """Import the package under test, whether it is installed or only checked out."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(
+        [str(REPO), *filter(None, [env.get("PYTHONPATH")])])
+    return env
+
+
+def test_python_dash_m_runs_trace_and_reports_errors_cleanly(tmp_path: Path) -> None:
+    (tmp_path / "prog.sexp").write_text(DOT_PROGRAM)
+    command = [sys.executable, "-m", "llm_eval", "autumn", "trace", "prog.sexp", "--seed", "5"]
+    done = subprocess.run(command, input="right\n# next\nclick 2 2\n", capture_output=True,
+                          text=True, cwd=tmp_path, env=_module_env(), timeout=120)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert frames(done.stdout) == [{"t": 0, "grid": dot_at(0, 1)},
+                                   {"t": 1, "grid": dot_at(1, 1)},
+                                   {"t": 2, "grid": dot_at(2, 2)}]
+
+    done = subprocess.run(command[:-1] + ["0"], input="", capture_output=True, text=True,
+                          cwd=tmp_path, env=_module_env(), timeout=120)
+    assert done.returncode == EXIT_USAGE
+    assert "--seed 0" in done.stderr and "Traceback" not in done.stderr
