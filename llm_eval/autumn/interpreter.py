@@ -116,7 +116,11 @@ class Interpreter:
             for stmt in std:
                 self._statement(rt, stmt)
             if self._native_stdlib and not stdlib:
-                install_native_stdlib(rt)
+                # GRID_SIZE is read from the global table at run time, so only a local
+                # binding of it (a parameter, a field) changes what the stdlib sees.
+                rebound = S.rebound_names(program) - {"GRID_SIZE"}
+                rebound |= {"GRID_SIZE"} & S.maybe_local_names(program)
+                install_native_stdlib(rt, rebound)
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
                 rt.trigger = rt.compiler.compile(trigger_node)

@@ -23,9 +23,51 @@ if TYPE_CHECKING:
 
 __all__ = ["install_native_stdlib", "NATIVE_STDLIB"]
 
-NATIVE_STDLIB = ("move moveRight moveLeft moveUp moveDown movePos moveRightPos moveLeftPos "
-                 "moveUpPos moveDownPos abs sign deltaPos displacement max min sqdist "
-                 "renderValue isFree in isFreeExcept").split()
+# What each native function looks up by name when its Autumn definition runs (callees and
+# globals). A native is used only if the program never rebinds any of these names (nor the
+# names its native callees depend on); otherwise the Autumn definition stays.
+_DEPENDS = {
+    "move": {"updateObj"},
+    "moveRight": {"move"}, "moveLeft": {"move"}, "moveUp": {"move"}, "moveDown": {"move"},
+    "movePos": set(), "moveRightPos": {"movePos"}, "moveLeftPos": {"movePos"},
+    "moveUpPos": {"movePos"}, "moveDownPos": {"movePos"},
+    "abs": set(), "sign": set(), "max": set(), "min": set(),
+    "deltaPos": set(), "displacement": {"deltaPos"}, "sqdist": {"deltaPos"},
+    "renderValue": {"isList", "concat", "map", "renderValue"},
+    "isFree": {"any", "isFreePos", "renderValue"},
+    "in": {"any"},
+    "isFreeExcept": {"renderValue", "filter", "in", "any", "isFreePos"},
+    "closestPos": {"length", "foldl", "head", "sqdist"},
+    "unitVector": {"deltaPos", "sign"}, "unitVectorObjPos": {"deltaPos", "sign"},
+    "moveNoCollision": {"isFreeExcept", "move"},
+    "moveLeftNoCollision": {"isWithinBounds", "isFreeExcept", "moveLeft"},
+    "moveRightNoCollision": {"isWithinBounds", "isFreeExcept", "moveRight"},
+    "moveUpNoCollision": {"isWithinBounds", "isFreeExcept", "moveUp"},
+    "moveDownNoCollision": {"isWithinBounds", "isFreeExcept", "moveDown"},
+    "nextSolid": {"isWithinBounds", "isFreeExcept", "moveDown"},
+    "nextLiquid": {"isFree", "moveDown", "map", "range", "filter", "isFreePos", "moveUpPos",
+                   "length", "nextLiquidClosestHole", "GRID_SIZE"},
+    "nextLiquidClosestHole": {"closestPos", "nextLiquidMoveClosestHole"},
+    "nextLiquidMoveClosestHole": {"unitVectorObjPos", "moveUpPos", "move", "isFreePos",
+                                  "isWithinBounds"},
+}
+NATIVE_STDLIB = tuple(_DEPENDS)
+
+
+def usable_natives(rebound: set[str]) -> set[str]:
+    """The natives whose every (transitive) dependency keeps its stdlib meaning."""
+    usable = set()
+    for name in _DEPENDS:
+        seen, todo = set(), [name]
+        while todo:
+            n = todo.pop()
+            if n in seen:
+                continue
+            seen.add(n)
+            todo.extend(_DEPENDS.get(n, ()))
+        if not (seen & rebound):
+            usable.add(name)
+    return usable
 _INT_MIN, _INT_MAX = -2147483648, 2147483647
 
 
@@ -76,7 +118,8 @@ def _position(x, y) -> Pos:
     return Pos(x, y)
 
 
-def install_native_stdlib(rt: "Runtime") -> None:
+def install_native_stdlib(rt: "Runtime", rebound: set[str]) -> None:
+    """Replace the stdlib definitions that are safe to replace (see ``usable_natives``)."""
     G = rt.G
     eq = rt.eq
     assign = rt.assign
@@ -224,7 +267,169 @@ def install_native_stdlib(rt: "Runtime") -> None:
                 return False
         return True
 
+    def grid_size() -> int:
+        n = G.vars.get("GRID_SIZE")
+        if n.__class__ is not int:
+            raise AutumnRuntimeError("GRID_SIZE must be a Number")
+        return n
+
+    def within_bounds(v, env) -> bool:
+        if v.__class__ is not Obj and v.__class__ is not AList:
+            raise AutumnRuntimeError("isWithinBounds expects an object or a list")
+        cells: list = []
+        rt.render_value(v, env, cells)
+        n = grid_size()
+        for x, y, _ in cells:
+            if not (0 <= x < n and 0 <= y < n):
+                return False
+        return True
+
+    def is_free_except(obj, prev_obj, env) -> bool:
+        return n_is_free_except(env, [obj, prev_obj])
+
+    def no_collision(dx, dy):
+        # (if (& (isWithinBounds (moveX obj)) (isFreeExcept (moveX obj) obj)) ...)
+        def n_no_collision(env, args):
+            need("moveNoCollision", args, 1)
+            obj = args[0]
+            scope = Scope({"obj": obj}, env)
+            if within_bounds(move_by(obj, dx, dy), scope) and \
+                    is_free_except(move_by(obj, dx, dy), obj, scope):
+                return move_by(obj, dx, dy)
+            return obj
+        return n_no_collision
+
+    def n_move_right_no_collision(env, args):
+        need("moveRightNoCollision", args, 1)
+        obj = args[0]
+        let = Scope({}, Scope({"obj": obj}, env))
+        wbound = within_bounds(move_by(obj, 1, 0), let)
+        assign(let, "wbound", wbound)
+        fr = is_free_except(move_by(obj, 1, 0), obj, let)
+        assign(let, "fr", fr)
+        ret = move_by(obj, 1, 0) if (wbound and fr) else obj
+        assign(let, "ret", ret)
+        return ret
+
+    def n_move_no_collision(env, args):
+        need("moveNoCollision", args, 3)
+        obj, x, y = args[0], args[1], args[2]
+        scope = Scope({"obj": obj, "x": x, "y": y}, env)
+        if is_free_except(move_by(obj, x, y), obj, scope):
+            return move_by(obj, x, y)
+        return obj
+
+    def closest_pos(obj, poss, env):
+        if poss.__class__ is not AList:
+            raise AutumnRuntimeError("length expects a list")
+        if not poss:
+            return get_field(obj, "origin")
+        scope = Scope({"obj": obj, "listPoss": poss}, env)
+        best = poss[0]
+        for nxt in poss:
+            inner = Scope({"best": best, "next": nxt}, scope)
+            here = get_field(obj, "origin")
+            a = n_sqdist(inner, [here, best])
+            b = n_sqdist(inner, [here, nxt])
+            if not a < b:
+                best = nxt
+        return best
+
+    def n_closest_pos(env, args):
+        need("closestPos", args, 2)
+        return closest_pos(args[0], args[1], env)
+
+    def unit_vector(obj, target_pos, let):
+        d = delta_pos(get_field(obj, "origin"), target_pos)
+        assign(let, "delta", d)
+        sx = -1 if d.x < 0 else (1 if d.x > 0 else 0)
+        assign(let, "sign_x", sx)
+        sy = -1 if d.y < 0 else (1 if d.y > 0 else 0)
+        assign(let, "sign_y", sy)
+        return Pos(sx, 0) if (sx != 0 and sy != 0) else Pos(sx, sy)
+
+    def n_unit_vector(env, args):
+        need("unitVector", args, 2)
+        obj, target = args[0], args[1]
+        let = Scope({}, Scope({"obj": obj, "target": target}, env))
+        return unit_vector(obj, get_field(target, "origin"), let)
+
+    def n_unit_vector_obj_pos(env, args):
+        need("unitVectorObjPos", args, 2)
+        obj, pos = args[0], args[1]
+        let = Scope({}, Scope({"obj": obj, "pos": pos}, env))
+        return unit_vector(obj, pos, let)
+
+    def move_closest_hole(obj, hole, env):
+        let = Scope({}, Scope({"obj": obj, "closestHole": hole}, env))
+        up = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
+        d = n_unit_vector_obj_pos(let, [obj, up])
+        assign(let, "dir", d)
+        moved = n_move(let, [obj, d])
+        assign(let, "movedObj", moved)
+        up2 = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
+        occupied = occupied_ref.occupied
+        if (up2.x, up2.y) not in occupied:
+            origin = get_field(moved, "origin")
+            if origin.__class__ is not Pos:
+                raise AutumnRuntimeError("isFreePos expects a Position")
+            if (origin.x, origin.y) not in occupied and within_bounds(moved, let):
+                return moved
+        return obj
+
+    def n_next_liquid_move_closest_hole(env, args):
+        need("nextLiquidMoveClosestHole", args, 2)
+        return move_closest_hole(args[0], args[1], env)
+
+    def closest_hole(obj, holes, env):
+        let = Scope({}, Scope({"obj": obj, "holes": holes}, env))
+        h = closest_pos(obj, holes, let)
+        assign(let, "closestHole", h)
+        return move_closest_hole(obj, h, let)
+
+    def n_next_liquid_closest_hole(env, args):
+        need("nextLiquidClosestHole", args, 2)
+        return closest_hole(args[0], args[1], env)
+
+    def n_next_liquid(env, args):
+        need("nextLiquid", args, 1)
+        obj = args[0]
+        scope = Scope({"obj": obj}, env)
+        y = get_field(get_field(obj, "origin"), "y")
+        n = grid_size()
+        if y.__class__ is not int:
+            raise AutumnRuntimeError("'!=' needs Numbers")
+        if y != wrap32(n - 1) and n_is_free(scope, [move_by(obj, 0, 1)]):
+            return move_by(obj, 0, 1)
+        let = Scope({}, scope)
+        y = get_field(get_field(obj, "origin"), "y")
+        below = _add(y, 1)
+        if below == grid_size():
+            row = AList()
+        else:
+            row = AList([Pos(col, _add(get_field(get_field(obj, "origin"), "y"), 1))
+                         for col in range(0, grid_size())])
+        assign(let, "nextRowPos", row)
+        occupied = occupied_ref.occupied
+        kept = [p for p in row if (p.x, p.y) not in occupied
+                and (p.x, _add(p.y, -1)) not in occupied]
+        holes = AList(kept, list_tag(type_str(kept[-1]))) if kept else AList()
+        assign(let, "holes", holes)
+        if not holes:
+            return obj
+        return closest_hole(obj, holes, let)
+
     natives = {
+        "moveNoCollision": n_move_no_collision,
+        "moveLeftNoCollision": no_collision(-1, 0),
+        "moveRightNoCollision": n_move_right_no_collision,
+        "moveUpNoCollision": no_collision(0, -1),
+        "moveDownNoCollision": no_collision(0, 1),
+        "nextSolid": no_collision(0, 1),
+        "closestPos": n_closest_pos, "unitVector": n_unit_vector,
+        "unitVectorObjPos": n_unit_vector_obj_pos,
+        "nextLiquid": n_next_liquid, "nextLiquidClosestHole": n_next_liquid_closest_hole,
+        "nextLiquidMoveClosestHole": n_next_liquid_move_closest_hole,
         "move": n_move, "moveRight": mover(1, 0), "moveLeft": mover(-1, 0),
         "moveUp": mover(0, -1), "moveDown": mover(0, 1), "movePos": n_move_pos,
         "moveRightPos": pos_mover(1, 0), "moveLeftPos": pos_mover(-1, 0),
@@ -234,6 +439,9 @@ def install_native_stdlib(rt: "Runtime") -> None:
         "isFreeExcept": n_is_free_except,
     }
     d = G.vars
+    usable = usable_natives(rebound)
     for name, fn in natives.items():
-        d[name] = Builtin(name, fn)
-    d["displacement"] = d["deltaPos"]
+        if name in usable:
+            d[name] = Builtin(name, fn)
+    if "displacement" in usable:
+        d["displacement"] = d["deltaPos"]

@@ -14,7 +14,7 @@ __all__ = [
     "InitNext", "Assign", "FieldAssign", "Field", "Lambda", "ListLit", "Call",
     "TName", "TList", "ObjectDecl", "OnDecl", "ExprStmt",
     "KEYWORDS", "parse_program", "parse_statements", "parse_expression_text", "parse_expr",
-    "node_key", "collect_names", "print_node", "maybe_local_names",
+    "node_key", "collect_names", "print_node", "maybe_local_names", "rebound_names",
 ]
 
 KEYWORDS = frozenset("program object on let if then else true false fn initnext and or nil"
@@ -639,6 +639,28 @@ def maybe_local_names(statements) -> set[str]:
             children = getattr(node, slot, None)
             if children:
                 stack.extend((c, nested) for c in children)
+    return names
+
+
+def rebound_names(statements) -> set[str]:
+    """Every name a program assigns, binds as a parameter or field, or snapshots in a cell."""
+    names = maybe_local_names(statements)
+    stack = list(statements)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Assign):
+            names.add(node.name)
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, Node):
+                stack.append(child)
+            elif isinstance(child, list):
+                stack.extend(c for c in child if isinstance(c, Node))
+            elif isinstance(child, tuple) and slot == "fields":
+                pass
+    for stmt in statements:
+        if isinstance(stmt, ObjectDecl):
+            names.add(stmt.name)
     return names
 
 
