@@ -10,7 +10,7 @@ import math
 from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
-from .values import (AList, Builtin, CellV, Lambda, Obj, Pos, RElem, BoundRender, CellThunk,
+from .values import (AList, Builtin, Scope, CellV, Lambda, Obj, Pos, RElem, BoundRender, CellThunk,
                      POSITION_T, UNKNOWN_LIST, infer_tag, list_tag, new_id, truthy, type_str)
 from . import syntax as S
 from .compiler import wrap32
@@ -85,6 +85,16 @@ def install_builtins(rt: "Runtime") -> None:
     call, call1 = rt.call, rt.call1
     G = rt.G
 
+    def unary(f, env, count: int, name: str):
+        """A fast ``x -> f(x)`` for list builtins: one-parameter lambdas run their body
+        directly in a fresh call scope, skipping the generic call path."""
+        if f.__class__ is Lambda and len(f.params) == 1:
+            rt.count_calls(count)
+            p, body = f.params[0], f.body
+            return lambda x: body(Scope({p: x}, env))
+        _function(name, f)
+        return lambda x: call1(f, x, env)
+
     def grid_size() -> int:
         n = G.vars.get("GRID_SIZE")
         if n.__class__ is not int:
@@ -94,8 +104,8 @@ def install_builtins(rt: "Runtime") -> None:
     def b_map(env, args):
         _need("map", args, 2, "f list")
         f, xs = args[0], _list("map", args[1])
-        _function("map", f)
-        return AList([call1(f, x, env) for x in xs])
+        g = unary(f, env, len(xs), "map")
+        return AList([g(x) for x in xs])
 
     def b_concat(env, args):
         _need("concat", args, 1, "lists")
@@ -108,8 +118,8 @@ def install_builtins(rt: "Runtime") -> None:
     def b_filter(env, args):
         _need("filter", args, 2, "f list")
         f, xs = args[0], _list("filter", args[1])
-        _function("filter", f)
-        kept = [x for x in xs if truthy(call1(f, x, env))]
+        g = unary(f, env, len(xs), "filter")
+        kept = [x for x in xs if truthy(g(x))]
         return _appended(kept)
 
     def b_foldl(env, args):
@@ -192,8 +202,9 @@ def install_builtins(rt: "Runtime") -> None:
         f, xs = args[0], _list("any", args[1])
         if not isinstance(f, _FUNC):
             raise _fail(f"any: the first of two arguments must be a function, got a {_kind(f)}")
+        g = unary(f, env, len(xs), "any")
         for x in xs:
-            if truthy(call1(f, x, env)):
+            if truthy(g(x)):
                 return True
         return False
 
@@ -277,7 +288,8 @@ def install_builtins(rt: "Runtime") -> None:
             return v
         xs, what = _list("removeObj", args[0]), args[1]
         if isinstance(what, _FUNC):
-            kept = [x for x in xs if not truthy(call1(what, x, env))]
+            g = unary(what, env, len(xs), "removeObj")
+            kept = [x for x in xs if not truthy(g(x))]
         elif what.__class__ is AList:
             idents = {w.ident for w in what if hasattr(w, "ident")}
             kept = [x for x in xs if getattr(x, "ident", None) not in idents]
@@ -296,11 +308,13 @@ def install_builtins(rt: "Runtime") -> None:
             f = args[1]
             if not isinstance(f, _FUNC):
                 raise _fail(f"updateObj on a list needs a function, got a {_kind(f)}")
+            g = unary(f, env, len(target), "updateObj")
             if len(args) == 2:
-                return AList([call1(f, x, env) for x in target])
+                return AList([g(x) for x in target])
             pred = args[2]
             _function("updateObj", pred)
-            out = [call1(f, x, env) if truthy(call1(pred, x, env)) else x for x in target]
+            test = unary(pred, env, len(target), "updateObj")
+            out = [g(x) if truthy(test(x)) else x for x in target]
             return _appended(out)
         if target.__class__ is Obj:
             second = args[1]
@@ -444,3 +458,5 @@ def _rotate_cell(rt: "Runtime", c: CellV) -> None:
             return wrap32(-v)
         c.cx = neg
     c.ny, c.fy, c.cy = old_x_node, old_fx, old_cx
+    c.vy = c.vx
+    c.vx = None

@@ -224,6 +224,28 @@ class Compiler:
         if isinstance(node.right, S.Num):
             # (op x 3): the constant operand needs no closure and no type check
             left, k = self.compile(node.left), node.right.value
+            ln = node.left
+            if isinstance(ln, S.Var) and ln.name in self.local_names \
+                    and ln.name not in self.type_names:
+                # (op param 3): look the name up in the innermost scope first, inline
+                name = ln.name
+                if wraps:
+                    def arith_vk(env):
+                        d = env.vars
+                        a = d[name] if name in d else left(env)
+                        if a.__class__ is not int:
+                            numbers(a, k)
+                        r = fn(a, k)
+                        return r if INT_MIN <= r <= INT_MAX else wrap32(r)
+                    return arith_vk
+
+                def cmp_vk(env):
+                    d = env.vars
+                    a = d[name] if name in d else left(env)
+                    if a.__class__ is not int:
+                        numbers(a, k)
+                    return fn(a, k)
+                return cmp_vk
             if wraps:
                 def arith_k(env):
                     a = left(env)
@@ -325,36 +347,30 @@ class Compiler:
         return set_field
 
     def c_Field(self, node: S.Field) -> Closure:
-        obj = self.compile(node.obj)
         field = node.field
+        inner = node.obj
+        if field in ("x", "y") and isinstance(inner, S.Field) and inner.field == "origin":
+            # (.. (.. o origin) x): the commonest form in Autumn programs, fused
+            base = self.compile(inner.obj)
+            want_x = field == "x"
+
+            def origin_coord(env):
+                o = base(env)
+                if o.__class__ is Obj:
+                    p = o.fields.get("origin")
+                    if p.__class__ is Pos:
+                        return p.x if want_x else p.y
+                return _field_value(_field_value(o, "origin", inner), field, node)
+            return origin_coord
+        obj = self.compile(inner)
 
         def get(env):
             o = obj(env)
-            c = o.__class__
-            if c is Obj:
+            if o.__class__ is Obj:
                 fields = o.fields
                 if field in fields:
                     return fields[field]
-                if field == "render":
-                    return BoundRender(o)
-                raise _err(f"object {o.cls.name} has no field '{field}'", node)
-            if c is Pos:
-                if field == "x":
-                    return o.x
-                if field == "y":
-                    return o.y
-            elif c is RElem:
-                if field == "position":
-                    return o.position
-                if field == "color":
-                    return o.color
-            elif c is CellV:
-                if field in ("x", "y", "color"):
-                    return CellThunk(o, field)
-            else:
-                raise _err(f"field access '{field}' on a {_kind(o)}, which has no fields",
-                           node)
-            raise _err(f"a {_kind(o).split(' {')[0]} has no field '{field}'", node)
+            return _field_value(o, field, node)
         return get
 
     def c_Lambda(self, node: S.Lambda) -> Closure:
@@ -380,6 +396,9 @@ class Compiler:
         rt = self.rt
         call = rt.call
         callee = self.compile(fn)
+        if (isinstance(fn, S.Var) and fn.name not in self.local_names
+                and fn.name not in self.type_names):
+            callee = self._global_callee(fn.name, callee)
         args = [self.compile(a) for a in node.args]
         line, col = node.line, node.column
         if len(args) == 1 and isinstance(node.args[0], S.Var):
@@ -473,6 +492,19 @@ class Compiler:
                 raise e.locate(line, col)
         return calln
 
+    def _global_callee(self, name: str, slow: Closure) -> Closure:
+        """A callee that can only be a global: one dict lookup, no scope walk."""
+        globals_ref = self.rt.globals_ref
+        fast = self.rt.fast_flags.setdefault(name, [True])
+
+        def callee(env):
+            if fast[0]:
+                f = globals_ref[0].get(name)
+                if f is not None:
+                    return f
+            return slow(env)
+        return callee
+
     def cell_form(self, node: S.Call) -> Closure:
         """``(Cell X Y C)``: snapshot the names it mentions, try each part, freeze numbers."""
         if len(node.args) != 3:
@@ -522,6 +554,35 @@ class Compiler:
 
 
 import operator
+
+
+def _field_value(o, field: str, node: S.Node):
+    """``(.. o field)`` on any value, with the errors the reference raises (4.10)."""
+    c = o.__class__
+    if c is Obj:
+        fields = o.fields
+        if field in fields:
+            return fields[field]
+        if field == "render":
+            return BoundRender(o)
+        raise _err(f"object {o.cls.name} has no field '{field}'", node)
+    if c is Pos:
+        if field == "x":
+            return o.x
+        if field == "y":
+            return o.y
+    elif c is RElem:
+        if field == "position":
+            return o.position
+        if field == "color":
+            return o.color
+    elif c is CellV:
+        if field in ("x", "y", "color"):
+            return CellThunk(o, field)
+    else:
+        raise _err(f"field access '{field}' on a {_kind(o)}, which has no fields", node)
+    raise _err(f"a {_kind(o).split(' {')[0]} has no field '{field}'", node)
+
 
 _INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,
             "<=": operator.le, ">": operator.gt, ">=": operator.ge}

@@ -224,6 +224,13 @@ class Runtime:
         self.state_next[name] = self.compiler.compile(nxt)
 
     # -- calls --------------------------------------------------------------------------------
+    def count_calls(self, n: int) -> None:
+        """Account for ``n`` lambda calls made in a batch by a list builtin."""
+        before = self.calls
+        self.calls = before + n
+        if (before >> 10) != (self.calls >> 10):
+            self.check_time()
+
     def invoke_lambda(self, f: Lambda, bindings: dict, env: Scope):
         """Run a lambda's body in a new call scope whose parent is the caller's scope (6.2).
 
@@ -344,7 +351,20 @@ class Runtime:
                 raise AutumnRuntimeError(f"the cells of a {o.cls.name} must be Cell values, "
                                          f"got a {_short(c)}")
             x, y, col = c.fx, c.fy, c.fc
-            if x is None or y is None or col is None:
+            if col is None and c.vc is not None and (x is not None or c.vx is not None) \
+                    and (y is not None or c.vy is not None):
+                # every deferred part is a bare name: look each up along the render chain
+                # (snapshot, the cell as `e`, the object's fields, then the caller's scopes)
+                snap = c.snap
+                if x is None:
+                    x = _chain_lookup(c.vx, snap, c, fields, env)
+                if y is None:
+                    y = _chain_lookup(c.vy, snap, c, fields, env)
+                col = _chain_lookup(c.vc, snap, c, fields, env)
+                if x.__class__ is not int or y.__class__ is not int:
+                    raise AutumnRuntimeError(f"a cell of a {o.cls.name} has a non-Number "
+                                             "coordinate")
+            elif x is None or y is None or col is None:
                 if objscope is None:
                     objscope = Scope(fields, env, SCOPE_BORROWED)
                 chain = Scope(c.snap, Scope({"e": c}, objscope))
@@ -482,6 +502,22 @@ class Runtime:
             return (b.__class__ is CellV and a.nx is b.nx and a.ny is b.ny
                     and a.nc is b.nc)
         return a is b
+
+
+def _chain_lookup(name: str, snap: dict, cell, fields: dict, env: Scope):
+    if name in snap:
+        return snap[name]
+    if name == "e":
+        return cell
+    if name in fields:
+        return fields[name]
+    s = env
+    while s is not None:
+        d = s.vars
+        if name in d:
+            return d[name]
+        s = s.parent
+    raise AutumnRuntimeError(f"undefined variable '{name}'")
 
 
 def print_eq(a, b) -> bool:

@@ -71,7 +71,8 @@ class CellV:
     chain.
     """
 
-    __slots__ = ("nx", "ny", "nc", "fx", "fy", "fc", "cx", "cy", "cc", "snap", "ident")
+    __slots__ = ("nx", "ny", "nc", "fx", "fy", "fc", "cx", "cy", "cc", "snap", "ident",
+                 "vx", "vy", "vc")
 
     def __init__(self, nx, ny, nc, fx, fy, fc, cx, cy, cc, snap: dict) -> None:
         self.nx, self.ny, self.nc = nx, ny, nc
@@ -79,6 +80,10 @@ class CellV:
         self.cx, self.cy, self.cc = cx, cy, cc
         self.snap = snap
         self.ident = new_id()
+        # a deferred part that is a bare name (a field, usually) is looked up directly
+        self.vx = nx.name if nx.__class__.__name__ == "Var" else None
+        self.vy = ny.name if ny.__class__.__name__ == "Var" else None
+        self.vc = nc.name if nc.__class__.__name__ == "Var" else None
 
 
 class ObjClass:
