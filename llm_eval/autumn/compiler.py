@@ -396,9 +396,6 @@ class Compiler:
         rt = self.rt
         call = rt.call
         callee = self.compile(fn)
-        if (isinstance(fn, S.Var) and fn.name not in self.local_names
-                and fn.name not in self.type_names):
-            callee = self._global_callee(fn.name, callee)
         args = [self.compile(a) for a in node.args]
         line, col = node.line, node.column
         if len(args) == 1 and isinstance(node.args[0], S.Var):
@@ -425,19 +422,33 @@ class Compiler:
                 except AutumnError as e:
                     raise e.locate(line, col)
             return call1_or_prev
-        invoke = rt.invoke_lambda
+        # Inline paths: a callee that can only be a global is one dict lookup, and a
+        # lambda of the right arity runs its body directly (the generic path is rt.call).
+        if isinstance(fn, S.Var) and fn.name not in self.local_names \
+                and fn.name not in self.type_names:
+            fname = fn.name
+            fast = rt.fast_flags.setdefault(fname, [True])
+        else:
+            fname, fast = None, [False]
+        globals_ref = rt.globals_ref
+        check_time = rt.check_time
         if len(args) == 1:
             a0 = args[0]
 
             def call1(env):
-                f = callee(env)
+                f = globals_ref[0].get(fname) if fast[0] else None
+                if f is None:
+                    f = callee(env)
                 try:
                     x = a0(env)
                     c = f.__class__
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 1:
-                            return invoke(f, {params[0]: x}, env)
+                            rt.calls += 1
+                            if not rt.calls & 1023:
+                                check_time()
+                            return f.body(Scope({params[0]: x}, env))
                     elif c is Builtin:
                         return f.fn(env, [x])
                     return call(f, [x], env)
@@ -448,7 +459,9 @@ class Compiler:
             a0, a1 = args
 
             def call2(env):
-                f = callee(env)
+                f = globals_ref[0].get(fname) if fast[0] else None
+                if f is None:
+                    f = callee(env)
                 try:
                     x = a0(env)
                     y = a1(env)
@@ -456,7 +469,10 @@ class Compiler:
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 2:
-                            return invoke(f, {params[0]: x, params[1]: y}, env)
+                            rt.calls += 1
+                            if not rt.calls & 1023:
+                                check_time()
+                            return f.body(Scope({params[0]: x, params[1]: y}, env))
                     elif c is Builtin:
                         return f.fn(env, [x, y])
                     return call(f, [x, y], env)
@@ -467,7 +483,9 @@ class Compiler:
             a0, a1, a2 = args
 
             def call3(env):
-                f = callee(env)
+                f = globals_ref[0].get(fname) if fast[0] else None
+                if f is None:
+                    f = callee(env)
                 try:
                     x = a0(env)
                     y = a1(env)
@@ -476,7 +494,11 @@ class Compiler:
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 3:
-                            return invoke(f, {params[0]: x, params[1]: y, params[2]: z}, env)
+                            rt.calls += 1
+                            if not rt.calls & 1023:
+                                check_time()
+                            return f.body(Scope({params[0]: x, params[1]: y, params[2]: z},
+                                                env))
                     elif c is Builtin:
                         return f.fn(env, [x, y, z])
                     return call(f, [x, y, z], env)
@@ -491,19 +513,6 @@ class Compiler:
             except AutumnError as e:
                 raise e.locate(line, col)
         return calln
-
-    def _global_callee(self, name: str, slow: Closure) -> Closure:
-        """A callee that can only be a global: one dict lookup, no scope walk."""
-        globals_ref = self.rt.globals_ref
-        fast = self.rt.fast_flags.setdefault(name, [True])
-
-        def callee(env):
-            if fast[0]:
-                f = globals_ref[0].get(name)
-                if f is not None:
-                    return f
-            return slow(env)
-        return callee
 
     def cell_form(self, node: S.Call) -> Closure:
         """``(Cell X Y C)``: snapshot the names it mentions, try each part, freeze numbers."""
