@@ -78,8 +78,9 @@ class HashOrder:
 
     def _place(self, order: list[str], key: str, b: int) -> None:
         bucket = string_hash(key) % b
+        h = _cache
         for i, other in enumerate(order):
-            if string_hash(other) % b == bucket:
+            if h[other] % b == bucket:
                 order.insert(i, key)
                 return
         order.insert(0, key)

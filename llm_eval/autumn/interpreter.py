@@ -37,6 +37,20 @@ def _parsed(text: str, path: str | None) -> tuple:
     return tuple(S.parse_statements(text, path))
 
 
+@functools.lru_cache(maxsize=64)
+def _local_names(std: tuple, program: tuple) -> frozenset[str]:
+    return frozenset(S.maybe_local_names(std + program))
+
+
+@functools.lru_cache(maxsize=64)
+def _rebound(program: tuple) -> frozenset[str]:
+    """Names the program rebinds; GRID_SIZE is read from the global table at run time, so
+    only a local binding of it (a parameter, a field) changes what the stdlib sees."""
+    rebound = S.rebound_names(program) - {"GRID_SIZE"}
+    rebound |= {"GRID_SIZE"} & S.maybe_local_names(program)
+    return frozenset(rebound)
+
+
 @contextmanager
 def _guard(path: str | None):
     """Turn anything unexpected into our typed errors, and stamp errors with the path."""
@@ -105,9 +119,9 @@ class Interpreter:
             objects = frozenset(s.name for s in program if isinstance(s, S.ObjectDecl))
             trigger_node = (S.parse_expression_text(trigger, "<trigger>") if trigger
                             else None)
-            local = S.maybe_local_names(std + program
-                                        + ((S.ExprStmt(trigger_node, 0, 0),) if trigger_node
-                                           else ()))
+            local = set(_local_names(std, program))
+            if trigger_node is not None:
+                local |= S.maybe_local_names([S.ExprStmt(trigger_node, 0, 0)])
             rt.compiler = Compiler(rt, objects, local)
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
@@ -118,9 +132,7 @@ class Interpreter:
             if self._native_stdlib and not stdlib:
                 # GRID_SIZE is read from the global table at run time, so only a local
                 # binding of it (a parameter, a field) changes what the stdlib sees.
-                rebound = S.rebound_names(program) - {"GRID_SIZE"}
-                rebound |= {"GRID_SIZE"} & S.maybe_local_names(program)
-                install_native_stdlib(rt, rebound)
+                install_native_stdlib(rt, _rebound(program))
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
                 rt.trigger = rt.compiler.compile(trigger_node)
