@@ -51,6 +51,17 @@ def _rebound(program: tuple) -> frozenset[str]:
     return frozenset(rebound)
 
 
+@functools.lru_cache(maxsize=64)
+def _mentioned(program: tuple) -> frozenset[str]:
+    """Every name the program mentions or binds anywhere."""
+    names = set(S.rebound_names(program))
+    for stmt in program:
+        roots = ([stmt.cell] if isinstance(stmt, S.ObjectDecl)
+                 else [stmt.cond, stmt.body] if isinstance(stmt, S.OnDecl) else [stmt.expr])
+        names |= S.collect_names(roots)
+    return frozenset(names)
+
+
 @contextmanager
 def _guard(path: str | None):
     """Turn anything unexpected into our typed errors, and stamp errors with the path."""
@@ -132,7 +143,7 @@ class Interpreter:
             if self._native_stdlib and not stdlib:
                 # GRID_SIZE is read from the global table at run time, so only a local
                 # binding of it (a parameter, a field) changes what the stdlib sees.
-                install_native_stdlib(rt, _rebound(program))
+                install_native_stdlib(rt, _rebound(program), _mentioned(program))
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
                 rt.trigger = rt.compiler.compile(trigger_node)

@@ -94,6 +94,11 @@ def _num(v, what: str) -> int:
 def get_field(o, field: str):
     """``(.. o field)`` on any instance, with the same errors as the compiled form."""
     c = o.__class__
+    if c is Pos:
+        if field == "x":
+            return o.x
+        if field == "y":
+            return o.y
     if c is Obj:
         fields = o.fields
         if field in fields:
@@ -118,11 +123,23 @@ def _position(x, y) -> Pos:
     return Pos(x, y)
 
 
-def install_native_stdlib(rt: "Runtime", rebound: set[str]) -> None:
-    """Replace the stdlib definitions that are safe to replace (see ``usable_natives``)."""
+def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str]) -> None:
+    """Replace the stdlib definitions that are safe to replace (see ``usable_natives``).
+
+    ``mentioned`` holds every name the program mentions or binds. A helper's intermediate
+    name that the program never mentions can only matter if it is a global (which the
+    assignment then overwrites, as in the reference); otherwise the reference creates a
+    let-local nobody can see, so it is skipped."""
     G = rt.G
     eq = rt.eq
-    assign = rt.assign
+    full_assign = rt.assign
+    gvars = G.vars
+
+    def assign(let, name, value):
+        if name in mentioned:
+            full_assign(let, name, value)
+        elif name in gvars:
+            full_assign(G, name, value)
     occupied_ref = rt  # rt.occupied is replaced at every host render: read it at call time
 
     def need(name, args, n):
@@ -182,6 +199,8 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str]) -> None:
         return -1 if x < 0 else (1 if x > 0 else 0)
 
     def delta_pos(p1, p2) -> Pos:
+        if p1.__class__ is Pos and p2.__class__ is Pos:
+            return Pos(_sub(p2.x, p1.x), _sub(p2.y, p1.y))
         return _position(_sub(get_field(p2, "x"), get_field(p1, "x")),
                          _sub(get_field(p2, "y"), get_field(p1, "y")))
 
@@ -406,9 +425,8 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str]) -> None:
         below = _add(y, 1)
         if below == grid_size():
             row = AList()
-        else:
-            row = AList([Pos(col, _add(get_field(get_field(obj, "origin"), "y"), 1))
-                         for col in range(0, grid_size())])
+        else:   # the row's y is the same pure expression for every column
+            row = AList([Pos(col, below) for col in range(0, grid_size())])
         assign(let, "nextRowPos", row)
         occupied = occupied_ref.occupied
         kept = [p for p in row if (p.x, p.y) not in occupied
