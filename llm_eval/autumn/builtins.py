@@ -102,8 +102,11 @@ def install_builtins(rt: "Runtime") -> None:
         return n
 
     def b_map(env, args):
-        _need("map", args, 2, "f list")
-        f, xs = args[0], _list("map", args[1])
+        if len(args) < 2:
+            _need("map", args, 2, "f list")
+        f, xs = args[0], args[1]
+        if xs.__class__ is not AList:
+            _list("map", xs)
         g = unary(f, env, len(xs), "map")
         return AList([g(x) for x in xs])
 
@@ -116,8 +119,11 @@ def install_builtins(rt: "Runtime") -> None:
         return AList(out)
 
     def b_filter(env, args):
-        _need("filter", args, 2, "f list")
-        f, xs = args[0], _list("filter", args[1])
+        if len(args) < 2:
+            _need("filter", args, 2, "f list")
+        f, xs = args[0], args[1]
+        if xs.__class__ is not AList:
+            _list("filter", xs)
         g = unary(f, env, len(xs), "filter")
         kept = [x for x in xs if truthy(g(x))]
         return _appended(kept)
@@ -131,10 +137,14 @@ def install_builtins(rt: "Runtime") -> None:
         return acc
 
     def b_length(env, args):
+        if args and args[0].__class__ is AList:
+            return len(args[0])
         _need("length", args, 1, "list")
         return len(_list("length", args[0]))
 
     def b_head(env, args):
+        if args and args[0].__class__ is AList and args[0]:
+            return args[0][0]
         _need("head", args, 1, "list")
         xs = _list("head", args[0])
         if not xs:
@@ -149,6 +159,10 @@ def install_builtins(rt: "Runtime") -> None:
         return xs[-1]
 
     def b_at(env, args):
+        if len(args) >= 2:
+            xs, i = args[0], args[1]
+            if xs.__class__ is AList and i.__class__ is int and 0 <= i < len(xs):
+                return xs[i]
         _need("at", args, 2, "list index")
         xs, i = _list("at", args[0]), _number("at", args[1])
         if not 0 <= i < len(xs):
