@@ -18,7 +18,7 @@ from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, 
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-__all__ = ["Compiler", "wrap32", "TYPE_NAMES"]
+__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES"]
 
 Closure = Callable[[Scope], object]
 INT_MIN = -2147483648
@@ -31,7 +31,9 @@ def wrap32(v: int) -> int:
     return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
 
 
-def _err(message: str, node: S.Node) -> AutumnRuntimeError:
+def _err(message: str, node: S.Node | None) -> AutumnRuntimeError:
+    if node is None:
+        return AutumnRuntimeError(message)
     return AutumnRuntimeError(message, line=node.line, column=node.column)
 
 
@@ -360,7 +362,7 @@ class Compiler:
                     p = o.fields.get("origin")
                     if p.__class__ is Pos:
                         return p.x if want_x else p.y
-                return _field_value(_field_value(o, "origin", inner), field, node)
+                return field_value(field_value(o, "origin", inner), field, node)
             return origin_coord
         obj = self.compile(inner)
 
@@ -370,7 +372,7 @@ class Compiler:
                 fields = o.fields
                 if field in fields:
                     return fields[field]
-            return _field_value(o, field, node)
+            return field_value(o, field, node)
         return get
 
     def c_Lambda(self, node: S.Lambda) -> Closure:
@@ -565,7 +567,7 @@ class Compiler:
 import operator
 
 
-def _field_value(o, field: str, node: S.Node):
+def field_value(o, field: str, node: S.Node | None = None):
     """``(.. o field)`` on any value, with the errors the reference raises (4.10)."""
     c = o.__class__
     if c is Obj:

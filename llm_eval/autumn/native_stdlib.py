@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
-from .compiler import wrap32
+from .compiler import field_value, wrap32
 from .values import AList, Builtin, Obj, Pos, RElem, Scope, list_tag, type_str, UNKNOWN_LIST
 
 if TYPE_CHECKING:
@@ -92,29 +92,13 @@ def _num(v, what: str) -> int:
 
 
 def get_field(o, field: str):
-    """``(.. o field)`` on any instance, with the same errors as the compiled form."""
-    c = o.__class__
-    if c is Pos:
+    """``(.. o field)``; positions, the commonest case here, are read directly."""
+    if o.__class__ is Pos:
         if field == "x":
             return o.x
         if field == "y":
             return o.y
-    if c is Obj:
-        fields = o.fields
-        if field in fields:
-            return fields[field]
-        raise AutumnRuntimeError(f"object {o.cls.name} has no field '{field}'")
-    if c is Pos:
-        if field == "x":
-            return o.x
-        if field == "y":
-            return o.y
-    elif c is RElem:
-        if field == "position":
-            return o.position
-        if field == "color":
-            return o.color
-    raise AutumnRuntimeError(f"field access '{field}' on a value without that field")
+    return field_value(o, field)
 
 
 def _position(x, y) -> Pos:
@@ -292,16 +276,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             raise AutumnRuntimeError("GRID_SIZE must be a Number")
         return n
 
+    within_bounds_builtin = G.vars["isWithinBounds"].fn
+
     def within_bounds(v, env) -> bool:
-        if v.__class__ is not Obj and v.__class__ is not AList:
-            raise AutumnRuntimeError("isWithinBounds expects an object or a list")
-        cells: list = []
-        rt.render_value(v, env, cells)
-        n = grid_size()
-        for x, y, _ in cells:
-            if not (0 <= x < n and 0 <= y < n):
-                return False
-        return True
+        return within_bounds_builtin(env, [v])
 
     def is_free_except(obj, prev_obj, env) -> bool:
         return n_is_free_except(env, [obj, prev_obj])
