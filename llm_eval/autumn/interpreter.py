@@ -29,6 +29,10 @@ __all__ = ["Interpreter", "STDLIB", "Coverage"]
 STDLIB: str = resources.files(__package__).joinpath("stdlib.sexp").read_text(encoding="utf-8")
 _FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _RECURSION_LIMIT = 20000
+# Autumn recursion nests Python frames; a deep-but-finite program must not hit Python's
+# default limit of 1000. Runaway recursion still ends, as an AutumnLimitError.
+if sys.getrecursionlimit() < _RECURSION_LIMIT:
+    sys.setrecursionlimit(_RECURSION_LIMIT)
 
 
 @functools.lru_cache(maxsize=64)
@@ -107,8 +111,6 @@ class Interpreter:
         self._broken: AutumnError | None = None
         self._seed: int | None = None
         self.steps = 0
-        if sys.getrecursionlimit() < _RECURSION_LIMIT:
-            sys.setrecursionlimit(_RECURSION_LIMIT)
 
     # -- loading -----------------------------------------------------------------------------
     def run_script(self, script: str, stdlib: str | None = None, triggeringCondition: str = "",
