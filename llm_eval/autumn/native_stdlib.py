@@ -142,16 +142,8 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
 
     def n_move(env, args):
         need("move", args, 2)
-        obj, d = args[0], args[1]
-        origin = get_field(obj, "origin")
-        x = _add(get_field(origin, "x"), get_field(d, "x"))
-        y = _add(get_field(origin, "y"), get_field(d, "y"))
-        pos = _position(x, y)
-        if obj.__class__ is not Obj:
-            raise AutumnRuntimeError("updateObj expects a list or an object")
-        copy = obj.copy()
-        copy.fields["origin"] = pos
-        return copy
+        d = args[1]
+        return move_by(args[0], get_field(d, "x"), get_field(d, "y"))
 
     def mover(dx, dy):
         def n_move_dir(env, args):
