@@ -57,9 +57,7 @@
                                 (= pusher (updateObj pusher "origin" aim))))
                 else (= pusher (updateObj pusher "origin" aim)))))))
 
-  (on true
-    (let (= crates (settleHome (foldl glide (list) crates)))
-         (= placed (length (filter (--> c (.. c home)) crates)))))
+  (on true (= crates (settleHome (foldl glide (list) crates))))
   (on left (walk -1 0))
   (on right (walk 1 0))
   (on up (walk 0 -1))
@@ -67,4 +65,5 @@
   (on (clicked pusher)
     (let (= crates ((startCrates)))
          (= pusher (Pusher (Position 1 1)))
-         (= resets (+ resets 1)))))
+         (= resets (+ resets 1))))
+  (on true (= placed (length (filter (--> c (.. c home)) crates)))))
