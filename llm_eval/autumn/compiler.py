@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
+from .fuse import fuse
 from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, Scope,
                      TypeRef, infer_tag, truthy, CellThunk, BoundRender)
 
@@ -46,8 +47,12 @@ class Compiler:
     """Turns nodes into closures bound to one ``Runtime``."""
 
     def __init__(self, rt: "Runtime", type_names: frozenset[str],
-                 local_names: set[str]) -> None:
+                 local_names: set[str], *, fusion: bool = True) -> None:
         self.rt = rt
+        self.fusion = fusion      # generate one function per operator tree (fuse.py)
+        # name -> the lambda of its top-level definition, for inlining at call sites; the
+        # generated code checks at run time that the name still holds that lambda
+        self.lambda_defs: dict[str, S.Lambda] = {}
         self.type_names = type_names | TYPE_NAMES  # names that may denote a type at run time
         # Names that some scope other than the global table may bind (parameters, let
         # locals, fields, names copied into cell snapshots). Every other name can only ever
@@ -55,6 +60,14 @@ class Compiler:
         self.local_names = local_names
 
     def compile(self, node: S.Node) -> Closure:
+        if self.fusion:
+            fused = fuse(self, node)
+            if fused is not None:
+                return fused
+        return self.compile_closure(node)
+
+    def compile_closure(self, node: S.Node) -> Closure:
+        """The node as its own closure (its children may still be fused)."""
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
             raise _err(f"'{type(node).__name__}' cannot be evaluated here", node)

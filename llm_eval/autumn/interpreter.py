@@ -103,9 +103,10 @@ class Interpreter:
     """One loaded Autumn program. Deterministic for a program, seed and input sequence."""
 
     def __init__(self, *, tick_budget_s: float = 5.0, max_list: int = 1_000_000,
-                 native_stdlib: bool = True) -> None:
+                 native_stdlib: bool = True, fusion: bool = True) -> None:
         self._limits = Limits(max_list=max_list, tick_budget_s=tick_budget_s)
         self._native_stdlib = native_stdlib
+        self._fusion = fusion
         self._rt: Runtime | None = None
         self._path: str | None = None
         self._broken: AutumnError | None = None
@@ -135,7 +136,8 @@ class Interpreter:
             local = set(_local_names(std, program))
             if trigger_node is not None:
                 local |= S.maybe_local_names([S.ExprStmt(trigger_node, 0, 0)])
-            rt.compiler = Compiler(rt, objects, local)
+            rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
+            rt.compiler.lambda_defs = _lambda_defs(std, program)
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
             rt.start_budget()
@@ -350,6 +352,16 @@ class Interpreter:
     @property
     def grid_size(self) -> int:
         return self._grid_size(self._loaded())
+
+
+def _lambda_defs(std: tuple, program: tuple) -> dict[str, S.Lambda]:
+    """Each name defined at the top level as a lambda, with the last such definition."""
+    defs: dict[str, S.Lambda] = {}
+    for stmt in (*std, *program):
+        expr = getattr(stmt, "expr", None)
+        if isinstance(expr, S.Assign) and isinstance(expr.value, S.Lambda):
+            defs[expr.name] = expr.value
+    return defs
 
 
 def _object_class(rt: Runtime, decl: S.ObjectDecl) -> ObjClass:

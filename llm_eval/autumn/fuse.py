@@ -1,0 +1,530 @@
+"""Fuse an expression tree into one Python function (the compiler's fast tier).
+
+The closure compiler (``compiler.py``) turns every node into its own closure, so an
+expression such as ``(if (& (>= ax 0) (< ax 16)) then (.. (at gen i) alive) else 0)`` costs a
+dozen Python calls per evaluation. Profiles of cellular automata and movement-heavy worlds
+show that those calls are most of a tick. This module generates, for a whole tree of
+operators, conditionals, field reads, variable reads and calls, one Python function with the
+operations inlined, and leaves every other node (``let``, lambdas, lists, assignments, cells)
+to the closure compiler as a *leaf* that the generated code calls.
+
+Safety: the generated code is built here from fixed templates and never contains program
+text. Every name, field and string of the program reaches the function as a constant in its
+globals table (``c0``, ``c1``, ...); only integers we format ourselves and our own temporary
+names appear in the source. The source is compiled with ``compile()`` and the function is
+made with ``types.FunctionType``: nothing is ``eval``-ed or ``exec``-ed. Code objects are
+cached per generated source, so reloading a program (every reset) only binds new globals.
+
+Semantics are those of the closures, step for step: the same evaluation order, the same type
+checks with the same error messages and positions, the same dynamic-scope lookups, the same
+call accounting for the time budget. ``tests/autumn/test_fuse.py`` runs programs with and
+without fusion and requires identical frames.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING, Callable
+
+from ..errors import AutumnError, AutumnRuntimeError
+from . import syntax as S
+from .values import AList, Builtin, Lambda as LambdaV, Obj, Pos, Scope
+
+if TYPE_CHECKING:
+    from .compiler import Compiler
+
+__all__ = ["fuse", "FUSIBLE"]
+
+FUSIBLE = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call, S.Var, S.Num, S.Str, S.BoolLit)
+_ROOTS = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call)
+_ARITH = {"+": "+", "-": "-", "*": "*"}
+_CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
+_BOOL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">="))
+_CODE_CACHE: dict[str, types.CodeType] = {}
+INT_MIN = -2147483648
+INT_MAX = 2147483647
+
+
+def _is_bool_valued(node: S.Node) -> bool:
+    t = type(node)
+    return (t is S.Logic or t is S.BoolLit or (t is S.Bin and node.op in _BOOL_OPS)
+            or (t is S.Unary and node.op == "!"))
+
+
+def _size(node: S.Node, comp: "Compiler") -> int:
+    """How many nodes the fused function would inline (0 when the root is not fusible)."""
+    if not _inlinable(node, comp):
+        return 0
+    t = type(node)
+    if t is S.Bin or t is S.Logic:
+        return 1 + _size(node.left, comp) + _size(node.right, comp)
+    if t is S.If:
+        return 1 + _size(node.cond, comp) + _size(node.then, comp) + _size(node.other, comp)
+    if t is S.Unary:
+        return 1 + _size(node.operand, comp)
+    if t is S.Field:
+        return 1 + _size(node.obj, comp)
+    if t is S.Call:
+        return 1 + sum(_size(a, comp) for a in node.args)
+    return 1
+
+
+def _inlinable(node: S.Node, comp: "Compiler") -> bool:
+    t = type(node)
+    if t is S.Call:
+        fn = node.fn
+        return (type(fn) is S.Var and fn.name != "Cell" and 1 <= len(node.args) <= 3
+                and fn.name not in comp.local_names and fn.name not in comp.type_names)
+    if t is S.Var:
+        return node.name not in comp.type_names
+    return isinstance(node, FUSIBLE)
+
+
+def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
+    """One generated function for ``node``'s fusible tree, or None if fusing gains nothing."""
+    if not isinstance(node, _ROOTS) or _size(node, comp) < 2:
+        return None
+    gen = _Generator(comp)
+    result = gen.expr(node)
+    gen.line(f"return {result}")
+    head = ["def fused(env):", "    g = GR[0]", "    d = env.vars"]
+    source = "\n".join(head + gen.lines) + "\n"
+    code = _CODE_CACHE.get(source)
+    if code is None:
+        module = compile(source, "<autumn-fused>", "exec")
+        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+        _CODE_CACHE[source] = code
+    return types.FunctionType(code, gen.globals, "fused")
+
+
+class _Generator:
+    """Emits statements; each ``expr`` returns the name of the local holding its value."""
+
+    def __init__(self, comp: "Compiler") -> None:
+        self.comp = comp
+        rt = comp.rt
+        self.lines: list[str] = []
+        self.indent = 1
+        self.temps = 0
+        self.consts: dict[tuple, str] = {}
+        self.inlined: list[_Inlined] = []
+        self.globals: dict = {
+            "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref, "rt": rt, "int": int,
+            "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList, "LambdaV": LambdaV,
+            "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
+            "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
+            "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
+            "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
+            "AT": rt.G.vars.get("at"),
+        }
+
+    # -- emission helpers ---------------------------------------------------------------------
+    def line(self, text: str) -> None:
+        self.lines.append("    " * self.indent + text)
+
+    def temp(self) -> str:
+        self.temps += 1
+        return f"t{self.temps}"
+
+    def const(self, value) -> str:
+        """A global of the generated function holding ``value`` (program text stays data)."""
+        key = (type(value).__name__, value if isinstance(value, (str, int)) else id(value))
+        name = self.consts.get(key)
+        if name is None:
+            name = f"c{len(self.consts)}"
+            self.consts[key] = name
+            self.globals[name] = value
+        return name
+
+    def obj(self, value) -> str:
+        """A global for an object that is not a scalar (closures, nodes, flags)."""
+        name = f"o{len(self.globals)}"
+        self.globals[name] = value
+        return name
+
+    def leaf(self, node: S.Node) -> str:
+        f = self.obj(self.comp.compile_closure(node))
+        t = self.temp()
+        self.line(f"{t} = {f}(env)")
+        self.line("d = env.vars")   # the leaf may have replaced a borrowed scope's table
+        return t
+
+    # -- nodes ---------------------------------------------------------------------------------
+    def expr(self, node: S.Node) -> str:
+        if not _inlinable(node, self.comp):
+            return self.leaf(node)
+        t = type(node)
+        if t is S.Num:
+            v = node.value
+            assert type(v) is int
+            return f"({int(v)})"
+        if t is S.BoolLit:
+            return "True" if node.value else "False"
+        if t is S.Str:
+            return self.const(node.text)
+        if t is S.Var:
+            return self.var(node)
+        if t is S.Bin:
+            return self.bin(node)
+        if t is S.Logic:
+            return self.logic(node)
+        if t is S.If:
+            return self.if_(node)
+        if t is S.Unary:
+            return self.unary(node)
+        if t is S.Field:
+            return self.field(node)
+        if t is S.Call:
+            return self.call(node)
+        return self.leaf(node)
+
+    def var(self, node: S.Var) -> str:
+        for ctx in reversed(self.inlined):
+            if node.name in ctx.params:
+                return ctx.params[node.name]
+        comp = self.comp
+        name = self.const(node.name)
+        walk = self.obj(comp.compile_closure(node))
+        t = self.temp()
+        if node.name in comp.local_names:
+            self.line(f"{t} = d[{name}] if {name} in d else {walk}(env)")
+        else:
+            flag = self.obj(comp.rt.fast_flags.setdefault(node.name, [True]))
+            self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else {walk}(env)")
+        return t
+
+    def temp_of(self, v: str) -> str:
+        """``v`` in a temporary (literals cannot be reassigned or tested with ``is``)."""
+        if v.startswith("t"):
+            return v
+        t = self.temp()
+        self.line(f"{t} = {v}")
+        return t
+
+    def raiser(self, fn) -> str:
+        return self.obj(fn)
+
+    def bin(self, node: S.Bin) -> str:
+        op = node.op
+        a = self.temp_of(self.expr(node.left))
+        b = self.expr(node.right)
+        t = self.temp()
+        if op in ("==", "!="):
+            b = self.temp_of(b)
+            neg = "not " if op == "!=" else ""
+            self.line(f"if {a}.__class__ is int and {b}.__class__ is int: {t} = {a} {op} {b}")
+            self.line(f"else: {t} = {neg}EQ({a}, {b})")
+            return t
+        spelling = node.spelling
+
+        def numbers(x, y, _node=node, _spelling=spelling):
+            from .compiler import _err, _kind
+            bad = x if x.__class__ is not int else y
+            raise _err(f"'{_spelling}' needs two Numbers, got a {_kind(bad)}", _node)
+        err = self.raiser(numbers)
+        const_right = type(node.right) is S.Num
+        if const_right:
+            self.line(f"if {a}.__class__ is not int: {err}({a}, {b})")
+        else:
+            b = self.temp_of(b)
+            self.line(f"if {a}.__class__ is not int or {b}.__class__ is not int: "
+                      f"{err}({a}, {b})")
+        if op in _ARITH:
+            self.line(f"{t} = {a} {_ARITH[op]} {b}")
+            self.line(f"if not {INT_MIN} <= {t} <= {INT_MAX}: {t} = wrap32({t})")
+        elif op in _CMP:
+            self.line(f"{t} = {a} {_CMP[op]} {b}")
+        else:
+            self.line(f"{t} = {self.raiser(_divmod(node))}({a}, {b})")
+        return t
+
+    def truth(self, node: S.Node) -> str:
+        """The node as a Python bool, per the form that uses it (If or Logic)."""
+        v = self.expr(node)
+        if _is_bool_valued(node):
+            return v
+        v = self.temp_of(v)
+        return f"(not ({v} is False or ({v}.__class__ is AList and not {v})))"
+
+    def logic_operand(self, node: S.Node, parent: S.Logic) -> str:
+        v = self.expr(node)
+        if _is_bool_valued(node):
+            return v
+        v = self.temp_of(v)
+        call0 = self.raiser(_call0(self.comp.rt, parent))
+        self.line(f"if isinstance({v}, FUNCS):")
+        self.indent += 1
+        self.line(f"{v} = {call0}({v}, {self.env()})")
+        self.after_call()
+        self.indent -= 1
+        return f"(not ({v} is False or ({v}.__class__ is AList and not {v})))"
+
+    def logic(self, node: S.Logic) -> str:
+        t = self.temp()
+        lv = self.logic_operand(node.left, node)
+        self.line(f"if {lv}:")
+        self.indent += 1
+        if node.is_or:
+            self.line(f"{t} = True")
+        else:
+            rv = self.logic_operand(node.right, node)
+            self.line(f"{t} = {rv}")
+        self.indent -= 1
+        self.line("else:")
+        self.indent += 1
+        if node.is_or:
+            rv = self.logic_operand(node.right, node)
+            self.line(f"{t} = {rv}")
+        else:
+            self.line(f"{t} = False")
+        self.indent -= 1
+        return t
+
+    def if_(self, node: S.If) -> str:
+        t = self.temp()
+        c = self.truth(node.cond)
+        self.line(f"if {c}:")
+        self.indent += 1
+        v = self.expr(node.then)
+        self.line(f"{t} = {v}")
+        self.indent -= 1
+        self.line("else:")
+        self.indent += 1
+        v = self.expr(node.other)
+        self.line(f"{t} = {v}")
+        self.indent -= 1
+        return t
+
+    def unary(self, node: S.Unary) -> str:
+        v = self.temp_of(self.expr(node.operand))
+        t = self.temp()
+        op = node.op
+
+        def bad(x, _node=node, _op=op):
+            from .compiler import _err, _kind
+            if _op == "!":
+                raise _err(f"'!' needs a Bool, got a {_kind(x)}", _node)
+            raise _err(f"unary '{_op}' needs a Number, got a {_kind(x)}", _node)
+        err = self.raiser(bad)
+        if op == "!":
+            self.line(f"if {v}.__class__ is not bool: {err}({v})")
+            self.line(f"{t} = not {v}")
+        else:
+            self.line(f"if {v}.__class__ is not int: {err}({v})")
+            self.line(f"{t} = wrap32(-{v})" if op == "-" else f"{t} = {v}")
+        return t
+
+    def field(self, node: S.Field) -> str:
+        field = node.field
+        inner = node.obj
+        t = self.temp()
+        fv = "FV"
+        if field in ("x", "y") and type(inner) is S.Field and inner.field == "origin":
+            o = self.temp_of(self.expr(inner.obj))
+            p = self.temp()
+            self.line(f"{p} = {o}.fields.get('origin') if {o}.__class__ is Obj else None")
+            self.line(f"if {p}.__class__ is Pos: {t} = {p}.{field}")
+            inner_node = self.obj(inner)
+            this_node = self.obj(node)
+            self.line(f"else: {t} = {fv}({fv}({o}, 'origin', {inner_node}), "
+                      f"{self.const(field)}, {this_node})")
+            return t
+        o = self.temp_of(self.expr(inner))
+        name = self.const(field)
+        this_node = self.obj(node)
+        self.line(f"if {o}.__class__ is Obj and {name} in {o}.fields: {t} = {o}.fields[{name}]")
+        self.line(f"else: {t} = {fv}({o}, {name}, {this_node})")
+        return t
+
+    # -- calls, and lambda bodies inlined at their call sites -----------------------------------
+    def env(self) -> str:
+        """The scope a call made here receives: ``env``, or inside inlined lambda bodies their
+        call scopes, built (once, on first need) from the parameters' current values."""
+        if not self.inlined:
+            return "env"
+        ctx = self.inlined[-1]
+        parent = self.env_of(len(self.inlined) - 1)
+        binds = ", ".join(f"{self.const(p)}: {t}" for p, t in ctx.params.items())
+        self.line(f"if {ctx.scope} is None: {ctx.scope} = Scope({{{binds}}}, {parent})")
+        return ctx.scope
+
+    def env_of(self, depth: int) -> str:
+        if depth == 0:
+            return "env"
+        saved = self.inlined
+        self.inlined = saved[:depth]
+        try:
+            return self.env()
+        finally:
+            self.inlined = saved
+
+    def after_call(self) -> None:
+        """A callee may have assigned the caller's names: reload them from their scopes."""
+        self.line("d = env.vars")
+        for ctx in self.inlined:
+            for p, t in ctx.params.items():
+                self.line(f"if {ctx.scope} is not None: {t} = {ctx.scope}.vars[{self.const(p)}]")
+
+    def inline_target(self, fname: str, n: int) -> S.Lambda | None:
+        lam = self.comp.lambda_defs.get(fname)
+        if (lam is None or len(lam.params) != n or len(self.inlined) >= _MAX_INLINE_DEPTH
+                or any(ctx.name == fname for ctx in self.inlined)
+                or len(set(lam.params)) != n):
+            return None
+        size = _size(lam.body, self.comp)
+        if size == 0 or size > _MAX_INLINE_SIZE or size != _count(lam.body):
+            return None
+        return lam
+
+    def inline_body(self, fname: str, lam: S.Lambda, args: list[str]) -> str:
+        params = {}
+        for p, a in zip(lam.params, args):
+            t = self.temp()
+            self.line(f"{t} = {a}")
+            params[p] = t
+        scope = self.temp()
+        self.line(f"{scope} = None")
+        self.inlined.append(_Inlined(fname, params, scope))
+        try:
+            return self.expr(lam.body)
+        finally:
+            self.inlined.pop()
+
+    def call(self, node: S.Call) -> str:
+        comp = self.comp
+        fname = node.fn.name
+        n = len(node.args)
+        callee = self.obj(comp.compile_closure(node.fn))
+        flag = self.obj(comp.rt.fast_flags.setdefault(fname, [True]))
+        name = self.const(fname)
+        f, c, t = self.temp(), self.temp(), self.temp()
+        line = "None" if node.line is None else int(node.line)
+        col = "None" if node.column is None else int(node.column)
+        self.line(f"{f} = g.get({name}) if {flag}[0] else None")
+        self.line(f"if {f} is None: {f} = {callee}(env)")
+        self.line("try:")
+        self.indent += 1
+        prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
+        if prev_name is not None:
+            # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
+            self.line(f"if {f} is PREV: {t} = PREV_BY_NAME({self.const(prev_name)})")
+            self.line("else:")
+            self.indent += 1
+        args = [self.expr(a) for a in node.args]
+        arglist = ", ".join(args)
+        self.line(f"{c} = {f}.__class__")
+        first = "if"
+        if fname == "at" and n == 2:
+            xs, i = args
+            self.line(f"if {f} is AT and {xs}.__class__ is AList and {i}.__class__ is int "
+                      f"and 0 <= {i} < len({xs}): {t} = {xs}[{i}]")
+            first = "elif"
+        lam = self.inline_target(fname, n)
+        if lam is not None:
+            # the program's own definition of this name: run its body right here
+            self.line(f"{first} {c} is LambdaV and {f}.node is {self.obj(lam)}:")
+            self.indent += 1
+            self.line("rt.calls += 1")
+            self.line("if not rt.calls & 1023: CHECK_TIME()")
+            v = self.inline_body(fname, lam, args)
+            self.line(f"{t} = {v}")
+            self.indent -= 1
+            first = "elif"
+        self.line(f"{first} {c} is LambdaV and len({f}.params) == {n}:")
+        self.indent += 1
+        self.line("rt.calls += 1")
+        self.line("if not rt.calls & 1023: CHECK_TIME()")
+        binds = ", ".join(f"{f}.params[{i}]: {a}" for i, a in enumerate(args))
+        self.line(f"{t} = {f}.body(Scope({{{binds}}}, {self.env()}))")
+        self.after_call()
+        self.indent -= 1
+        self.line(f"elif {c} is Builtin:")
+        self.indent += 1
+        self.line(f"{t} = {f}.fn({self.env()}, [{arglist}])")
+        self.after_call()
+        self.indent -= 1
+        self.line("else:")
+        self.indent += 1
+        self.line(f"{t} = CALL({f}, [{arglist}], {self.env()})")
+        self.after_call()
+        self.indent -= 1
+        if prev_name is not None:
+            self.indent -= 1
+        self.indent -= 1
+        self.line("except AutumnError as e:")
+        self.line(f"    raise e.locate({line}, {col})")
+        return t
+
+
+class _Inlined:
+    """A lambda body being inlined: its parameters' locals and its (lazy) call scope."""
+
+    __slots__ = ("name", "params", "scope")
+
+    def __init__(self, name: str, params: dict[str, str], scope: str) -> None:
+        self.name = name
+        self.params = params
+        self.scope = scope
+
+
+_MAX_INLINE_DEPTH = 2
+_MAX_INLINE_SIZE = 60
+
+
+def _count(node: S.Node) -> int:
+    """Every node of an expression tree (to tell whether all of it can be inlined)."""
+    t = type(node)
+    if t is S.Bin or t is S.Logic:
+        return 1 + _count(node.left) + _count(node.right)
+    if t is S.If:
+        return 1 + _count(node.cond) + _count(node.then) + _count(node.other)
+    if t is S.Unary:
+        return 1 + _count(node.operand)
+    if t is S.Field:
+        return 1 + _count(node.obj)
+    if t is S.Call:
+        return 1 + sum(_count(a) for a in node.args)
+    return 1
+
+
+def _wrap32(v: int) -> int:
+    return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
+
+
+def _field_value():
+    from .compiler import field_value
+    return field_value
+
+
+def _func_types():
+    from .compiler import _FUNC
+    return _FUNC
+
+
+def _call0(rt, node: S.Logic):
+    line, col = node.line, node.column
+    call = rt.call
+
+    def call0(v, env):
+        try:
+            return call(v, [], env)
+        except AutumnError as e:
+            raise e.locate(line, col)
+    return call0
+
+
+def _divmod(node: S.Bin):
+    from .compiler import _err, _kind
+    is_div = node.op == "/"
+    spelling = node.spelling
+
+    def divmod_(a, b):
+        if b == 0:
+            raise _err(f"division by zero in ({spelling} {a} 0)", node)
+        if a == INT_MIN and b == -1:
+            raise _err(f"({spelling} -2147483648 -1) overflows 32 bits", node)
+        q = abs(a) // abs(b)
+        if (a < 0) != (b < 0):
+            q = -q
+        return q if is_div else a - b * q
+    return divmod_
