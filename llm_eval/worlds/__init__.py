@@ -1,0 +1,21 @@
+"""Worlds: Autumn programs as Gymnasium-style environments, budgets as wrappers, and the
+registry of bundled worlds.
+
+``make_world("gravity", seed=7)`` gives a ``World``; ``reset()`` then ``step(action)`` returns
+``(frame, reward, terminated, truncated, info)``. See ``world`` for the contract.
+"""
+
+from .errors import UnknownWorldError, WorldError, WorldMetadataError, WorldStateError
+from .registry import (WorldMetadata, WorldRegistry, WorldSpec, default_registry, make_world,
+                       world_names, world_spec)
+from .spaces import ActionSpace
+from .world import DEFAULT_SEED, RENDER_MODES, RuleCoverage, World
+from .wrappers import ActionBudget, StepLimit, Wrapper
+
+__all__ = [
+    "World", "RuleCoverage", "ActionSpace", "RENDER_MODES", "DEFAULT_SEED",
+    "Wrapper", "StepLimit", "ActionBudget",
+    "WorldSpec", "WorldMetadata", "WorldRegistry", "default_registry", "make_world",
+    "world_names", "world_spec",
+    "WorldError", "UnknownWorldError", "WorldMetadataError", "WorldStateError",
+]
