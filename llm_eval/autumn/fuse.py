@@ -36,7 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["fuse", "FUSIBLE"]
 
 FUSIBLE = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call, S.Var, S.Num, S.Str, S.BoolLit)
-_ROOTS = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call)
+_ROOTS = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call, S.Let)
 _ARITH = {"+": "+", "-": "-", "*": "*"}
 _CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _BOOL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">="))
@@ -66,15 +66,29 @@ def _size(node: S.Node, comp: "Compiler") -> int:
         return 1 + _size(node.obj, comp)
     if t is S.Call:
         return 1 + sum(_size(a, comp) for a in node.args)
+    if t is S.Let:
+        return 1 + sum(1 + _size(e.value, comp) if _let_assign(e) else _size(e, comp)
+                       for e in node.body)
     return 1
+
+
+def _let_assign(node: S.Node) -> bool:
+    """An ``(= name value)`` directly in a let body, which the fused code assigns itself."""
+    return type(node) is S.Assign and type(node.value) is not S.InitNext
 
 
 def _inlinable(node: S.Node, comp: "Compiler") -> bool:
     t = type(node)
     if t is S.Call:
         fn = node.fn
-        return (type(fn) is S.Var and fn.name != "Cell" and 1 <= len(node.args) <= 3
-                and fn.name not in comp.local_names and fn.name not in comp.type_names)
+        if type(fn) is not S.Var or not 1 <= len(node.args) <= 3:
+            return False
+        if fn.name == "Position":
+            return len(node.args) == 2
+        return (fn.name != "Cell" and fn.name not in comp.local_names
+                and fn.name not in comp.type_names)
+    if t is S.Let:
+        return len(node.body) >= 1
     if t is S.Var:
         return node.name not in comp.type_names
     return isinstance(node, FUSIBLE)
@@ -107,7 +121,7 @@ class _Generator:
         self.indent = 1
         self.temps = 0
         self.consts: dict[tuple, str] = {}
-        self.inlined: list[_Inlined] = []
+        self.frames: list[_Inlined | _Let] = []
         self.globals: dict = {
             "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref, "rt": rt, "int": int,
             "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList, "LambdaV": LambdaV,
@@ -115,7 +129,8 @@ class _Generator:
             "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
             "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
             "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
-            "AT": rt.G.vars.get("at"),
+            "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
+            "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
         }
 
     # -- emission helpers ---------------------------------------------------------------------
@@ -145,8 +160,8 @@ class _Generator:
     def leaf(self, node: S.Node) -> str:
         f = self.obj(self.comp.compile_closure(node))
         t = self.temp()
-        self.line(f"{t} = {f}(env)")
-        self.line("d = env.vars")   # the leaf may have replaced a borrowed scope's table
+        self.line(f"{t} = {f}({self.env()})")
+        self.after_call()
         return t
 
     # -- nodes ---------------------------------------------------------------------------------
@@ -176,21 +191,53 @@ class _Generator:
             return self.field(node)
         if t is S.Call:
             return self.call(node)
+        if t is S.Let:
+            return self.let(node)
         return self.leaf(node)
 
+    def let(self, node: S.Let) -> str:
+        """``(let e1 ... en)``: a new scope; assignments in it walk the chain (4.8)."""
+        scope, table = self.temp(), self.temp()
+        self.line(f"{table} = {{}}")
+        self.line(f"{scope} = Scope({table}, {self.env()})")
+        self.frames.append(_Let(scope, table))
+        try:
+            v = "None"
+            for e in node.body:
+                if _let_assign(e):
+                    v = self.temp_of(self.expr(e.value))
+                    line = "None" if e.line is None else int(e.line)
+                    col = "None" if e.column is None else int(e.column)
+                    self.line("try:")
+                    self.line(f"    ASSIGN({scope}, {self.const(e.name)}, {v})")
+                    self.line("except AutumnError as e:")
+                    self.line(f"    raise e.locate({line}, {col})")
+                    self.after_call()
+                else:
+                    v = self.expr(e)
+            return v
+        finally:
+            self.frames.pop()
+
     def var(self, node: S.Var) -> str:
-        for ctx in reversed(self.inlined):
-            if node.name in ctx.params:
-                return ctx.params[node.name]
         comp = self.comp
         name = self.const(node.name)
         walk = self.obj(comp.compile_closure(node))
         t = self.temp()
         if node.name in comp.local_names:
+            for fr in reversed(self.frames):
+                if fr.__class__ is _Inlined:
+                    if node.name in fr.params:
+                        return fr.params[node.name]
+                else:
+                    self.line(f"{t} = {fr.table}[{name}] if {name} in {fr.table} "
+                              f"else {walk}({fr.scope})")
+                    return t
             self.line(f"{t} = d[{name}] if {name} in d else {walk}(env)")
         else:
             flag = self.obj(comp.rt.fast_flags.setdefault(node.name, [True]))
-            self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else {walk}(env)")
+            self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else "
+                      f"{walk}({self.real_env()})")
         return t
 
     def temp_of(self, v: str) -> str:
@@ -337,39 +384,42 @@ class _Generator:
         return t
 
     # -- calls, and lambda bodies inlined at their call sites -----------------------------------
-    def env(self) -> str:
-        """The scope a call made here receives: ``env``, or inside inlined lambda bodies their
-        call scopes, built (once, on first need) from the parameters' current values."""
-        if not self.inlined:
-            return "env"
-        ctx = self.inlined[-1]
-        parent = self.env_of(len(self.inlined) - 1)
-        binds = ", ".join(f"{self.const(p)}: {t}" for p, t in ctx.params.items())
-        self.line(f"if {ctx.scope} is None: {ctx.scope} = Scope({{{binds}}}, {parent})")
-        return ctx.scope
-
-    def env_of(self, depth: int) -> str:
+    def env(self, depth: int | None = None) -> str:
+        """The scope code emitted here runs in: ``env``, a let's scope, or the call scope of
+        an inlined lambda body, built (once, on first need) from its parameters' values."""
+        if depth is None:
+            depth = len(self.frames)
         if depth == 0:
             return "env"
-        saved = self.inlined
-        self.inlined = saved[:depth]
-        try:
-            return self.env()
-        finally:
-            self.inlined = saved
+        fr = self.frames[depth - 1]
+        if fr.__class__ is _Let:
+            return fr.scope
+        parent = self.env(depth - 1)
+        binds = ", ".join(f"{self.const(p)}: {t}" for p, t in fr.params.items())
+        self.line(f"if {fr.scope} is None: {fr.scope} = Scope({{{binds}}}, {parent})")
+        return fr.scope
+
+    def real_env(self) -> str:
+        """The innermost scope that exists (a let's, or ``env``): enough to look up a name
+        that no parameter can bind."""
+        for fr in reversed(self.frames):
+            if fr.__class__ is _Let:
+                return fr.scope
+        return "env"
 
     def after_call(self) -> None:
-        """A callee may have assigned the caller's names: reload them from their scopes."""
-        self.line("d = env.vars")
-        for ctx in self.inlined:
-            for p, t in ctx.params.items():
-                self.line(f"if {ctx.scope} is not None: {t} = {ctx.scope}.vars[{self.const(p)}]")
+        """Called code may have assigned names of ours: reload what we keep in locals."""
+        self.line("d = env.vars")   # an assignment may have copied a borrowed scope's table
+        for fr in self.frames:
+            if fr.__class__ is _Inlined:
+                for p, t in fr.params.items():
+                    self.line(f"if {fr.scope} is not None: {t} = {fr.scope}.vars[{self.const(p)}]")
 
     def inline_target(self, fname: str, n: int) -> S.Lambda | None:
         lam = self.comp.lambda_defs.get(fname)
-        if (lam is None or len(lam.params) != n or len(self.inlined) >= _MAX_INLINE_DEPTH
-                or any(ctx.name == fname for ctx in self.inlined)
-                or len(set(lam.params)) != n):
+        inlined = [fr for fr in self.frames if fr.__class__ is _Inlined]
+        if (lam is None or len(lam.params) != n or len(inlined) >= _MAX_INLINE_DEPTH
+                or any(fr.name == fname for fr in inlined) or len(set(lam.params)) != n):
             return None
         size = _size(lam.body, self.comp)
         if size == 0 or size > _MAX_INLINE_SIZE or size != _count(lam.body):
@@ -384,11 +434,11 @@ class _Generator:
             params[p] = t
         scope = self.temp()
         self.line(f"{scope} = None")
-        self.inlined.append(_Inlined(fname, params, scope))
+        self.frames.append(_Inlined(fname, params, scope))
         try:
             return self.expr(lam.body)
         finally:
-            self.inlined.pop()
+            self.frames.pop()
 
     def call(self, node: S.Call) -> str:
         comp = self.comp
@@ -400,8 +450,11 @@ class _Generator:
         f, c, t = self.temp(), self.temp(), self.temp()
         line = "None" if node.line is None else int(node.line)
         col = "None" if node.column is None else int(node.column)
-        self.line(f"{f} = g.get({name}) if {flag}[0] else None")
-        self.line(f"if {f} is None: {f} = {callee}(env)")
+        if fname == "Position":
+            self.line(f"{f} = {callee}({self.real_env()})")
+        else:
+            self.line(f"{f} = g.get({name}) if {flag}[0] else None")
+            self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
         self.line("try:")
         self.indent += 1
         prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
@@ -419,7 +472,18 @@ class _Generator:
             self.line(f"if {f} is AT and {xs}.__class__ is AList and {i}.__class__ is int "
                       f"and 0 <= {i} < len({xs}): {t} = {xs}[{i}]")
             first = "elif"
-        lam = self.inline_target(fname, n)
+        elif fname == "Position":
+            x, y = args
+            self.line(f"if {f} is POSITION and {x}.__class__ is int and {y}.__class__ is int: "
+                      f"{t} = Pos({x}, {y})")
+            first = "elif"
+        elif fname == "updateObj" and n == 3 and type(node.args[1]) is S.Str:
+            o, field, v = args
+            self.line(f"if {f} is UPDATE_OBJ and {o}.__class__ is Obj and {field} in {o}.fields:")
+            self.line(f"    {t} = {o}.copy()")
+            self.line(f"    {t}.fields[{field}] = {v}")
+            first = "elif"
+        lam = None if fname == "Position" else self.inline_target(fname, n)
         if lam is not None:
             # the program's own definition of this name: run its body right here
             self.line(f"{first} {c} is LambdaV and {f}.node is {self.obj(lam)}:")
@@ -456,6 +520,16 @@ class _Generator:
         return t
 
 
+class _Let:
+    """A let scope of the fused code: the Scope's local name and its table's."""
+
+    __slots__ = ("scope", "table")
+
+    def __init__(self, scope: str, table: str) -> None:
+        self.scope = scope
+        self.table = table
+
+
 class _Inlined:
     """A lambda body being inlined: its parameters' locals and its (lazy) call scope."""
 
@@ -484,6 +558,8 @@ def _count(node: S.Node) -> int:
         return 1 + _count(node.obj)
     if t is S.Call:
         return 1 + sum(_count(a) for a in node.args)
+    if t is S.Let:
+        return -1_000_000      # never inlined: a let in an inlined body would need its scope
     return 1
 
 

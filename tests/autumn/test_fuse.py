@@ -76,6 +76,15 @@ EDGES = {
   (object Dot (Cell 0 0 "white"))
   (= x (initnext 0 (if (& left (> (prev x) -1)) then (+ (prev x) 1) else (prev x))))
   (= dot (initnext (Dot (Position 0 0)) (Dot (Position (% x 8) 4)))))""",
+    # assignments in a let walk the chain: a global is overwritten, a parameter updated
+    "let_clobbers_global_and_param": """(program
+  (= GRID_SIZE 8)
+  (object Dot (Cell 0 0 "red"))
+  (= tmp 0)
+  (= calc (--> v (let (= tmp (+ v 1)) (= v (* v 3)) (= w (* tmp 2)) (+ (+ w tmp) v))))
+  (= x (initnext 0 (% (calc (prev x)) 8)))
+  (= dot (initnext (Dot (Position 0 0)) (Dot (Position x (% tmp 8)))))
+  (on left (= x (let (= x 5) (+ x 1)))))""",
     "cell_reads_names": """(program
   (= GRID_SIZE 8)
   (= shade "red")
