@@ -107,6 +107,38 @@ def _position(x, y) -> Pos:
     return Pos(x, y)
 
 
+def _sqdist(px: int, py: int, qx: int, qy: int) -> int:
+    """sqdist of two Positions with the reference's 32-bit arithmetic."""
+    dx, dy = qx - px, qy - py
+    if not (_INT_MIN <= dx <= _INT_MAX and _INT_MIN <= dy <= _INT_MAX):
+        dx, dy = wrap32(dx), wrap32(dy)
+    r = wrap32(dx * dx) + wrap32(dy * dy)
+    return r if _INT_MIN <= r <= _INT_MAX else wrap32(r)
+
+
+def _closest_pos_unobserved(obj, poss):
+    """closestPos when no one can see its ``delta`` (not a global, never mentioned): the
+    same fold without the call scopes; None if a value is not a plain Position (then the
+    step-by-step version runs and raises what the reference raises)."""
+    if obj.__class__ is not Obj:
+        return None
+    here = obj.fields.get("origin")
+    if here.__class__ is not Pos:
+        return None
+    hx, hy = here.x, here.y
+    best = poss[0]
+    if best.__class__ is not Pos:
+        return None
+    best_d = _sqdist(hx, hy, best.x, best.y)
+    for nxt in poss:
+        if nxt.__class__ is not Pos:
+            return None
+        d = _sqdist(hx, hy, nxt.x, nxt.y)
+        if not best_d < d:
+            best, best_d = nxt, d
+    return best
+
+
 def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str]) -> None:
     """Replace the stdlib definitions that are safe to replace (see ``usable_natives``).
 
@@ -313,6 +345,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             raise AutumnRuntimeError("length expects a list")
         if not poss:
             return get_field(obj, "origin")
+        if "delta" not in mentioned and "delta" not in gvars:
+            best = _closest_pos_unobserved(obj, poss)
+            if best is not None:
+                return best
         scope = Scope({"obj": obj, "listPoss": poss}, env)
         best = poss[0]
         for nxt in poss:
@@ -393,14 +429,20 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         let = Scope({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
+        occupied = occupied_ref.occupied
         if below == grid_size():
-            row = AList()
+            kept = []
+            assign(let, "nextRowPos", AList())
+        elif "nextRowPos" not in mentioned and "nextRowPos" not in gvars:
+            # no one can see the row: make Positions only for the holes
+            above = _add(below, -1)
+            kept = [Pos(col, below) for col in range(0, grid_size())
+                    if (col, below) not in occupied and (col, above) not in occupied]
         else:   # the row's y is the same pure expression for every column
             row = AList([Pos(col, below) for col in range(0, grid_size())])
-        assign(let, "nextRowPos", row)
-        occupied = occupied_ref.occupied
-        kept = [p for p in row if (p.x, p.y) not in occupied
-                and (p.x, _add(p.y, -1)) not in occupied]
+            assign(let, "nextRowPos", row)
+            kept = [p for p in row if (p.x, p.y) not in occupied
+                    and (p.x, _add(p.y, -1)) not in occupied]
         holes = AList(kept, list_tag(type_str(kept[-1]))) if kept else AList()
         assign(let, "holes", holes)
         if not holes:

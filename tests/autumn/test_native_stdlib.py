@@ -39,6 +39,18 @@ EDGE_PROGRAMS = {
   (= sparks (initnext (list (Spark (Position 2 0)) (Spark (Position 4 0)))
                       (updateObj (prev sparks) nextSolid)))
   (on clicked (= sparks (addObj sparks (Spark click)))))""",
+    "liquid_names_seen": """(program
+  (= GRID_SIZE 6)
+  (object Drop (Cell 0 0 "blue"))
+  (object Rock (Cell 0 0 "gray"))
+  (object Mark (Cell 0 0 "red"))
+  (= rocks (list (Rock (Position 0 4)) (Rock (Position 1 4)) (Rock (Position 3 4))))
+  (= nextRowPos (initnext (list) (prev nextRowPos)))
+  (= delta (initnext (Position 0 0) (prev delta)))
+  (= drops (initnext (list (Drop (Position 0 2)) (Drop (Position 1 0)))
+                     (updateObj (prev drops) nextLiquid)))
+  (= mark (initnext (Mark (Position 5 0))
+                    (Mark (Position 5 (% (+ (length nextRowPos) (.. delta x)) 6))))))""",
     "param_shadowing": """(program
   (= GRID_SIZE 6)
   (= obj 3)
