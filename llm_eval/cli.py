@@ -5,6 +5,12 @@ Commands:
 - ``llm-eval autumn trace PROGRAM --seed S [--actions FILE] [--trigger EXPR]`` prints one JSON
   object per line: the initial frame (``t`` = 0), then one frame after each action.
 - ``llm-eval autumn check PROGRAM`` reports every problem of a program with its position.
+- ``llm-eval worlds [--json]`` lists the bundled worlds with their descriptions.
+- ``llm-eval play WORLD [--seed S]``: a person plays a world in the terminal.
+- ``llm-eval render WORLD --seed S [--actions FILE] --format F -o OUT`` renders the frame after
+  the actions as json, compact, diff (what the last action changed) or png.
+
+PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
 
 Every mistake a user can make (a bad program, a bad action line, a missing file, a refused
 seed) is reported as one line on stderr naming the file and line, never as a traceback.
@@ -43,14 +49,39 @@ class UsageError(Exception):
     """A mistake in how the command was called or in its input files (exit code 2)."""
 
 
+def _looks_like_a_name(text: str) -> bool:
+    return bool(text) and "/" not in text and os.sep not in text and "." not in text
+
+
 def resolve_program(name_or_path: str) -> tuple[str, str]:
     """Return ``(program text, display path)`` for a PROGRAM argument.
 
-    Today PROGRAM is a path to an Autumn file. This is the single place where a later issue
-    adds bundled world names (look the name up in the world registry first, fall back to a path).
-    Raises OSError when the file cannot be read, UsageError when it is not UTF-8 text.
+    PROGRAM is looked up in the world registry first, then read as a path. A name that is
+    neither a world nor a file raises UsageError with a "did you mean"; an unreadable path
+    raises OSError; a file that is not UTF-8 text raises UsageError.
     """
+    from .worlds import default_registry
+    from .worlds.errors import UnknownWorldError, WorldMetadataError
+
     path = Path(name_or_path)
+    try:
+        registry = default_registry()
+    except WorldMetadataError:
+        if not path.exists():
+            raise
+        return _read_program(path, name_or_path)  # a path still works if the bundle is broken
+    if name_or_path in registry:
+        spec = registry.get(name_or_path)
+        return spec.program_text(), spec.program_path
+    if not path.exists() and _looks_like_a_name(name_or_path):
+        try:
+            registry.get(name_or_path)
+        except UnknownWorldError as exc:
+            raise UsageError(f"{exc} and there is no file {name_or_path!r}") from None
+    return _read_program(path, name_or_path)
+
+
+def _read_program(path: Path, name_or_path: str) -> tuple[str, str]:
     data = path.read_bytes()
     try:
         text = data.decode("utf-8")
@@ -156,6 +187,132 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _open_world(argument: str, seed: int, **kwargs):
+    """A reset ``World`` for a WORLD argument (a bundled name or a program path)."""
+    from .worlds import World, default_registry
+    from .worlds.errors import WorldMetadataError
+
+    _check_seed(seed)
+    text, display_path = resolve_program(argument)
+    try:
+        registry = default_registry()
+    except WorldMetadataError:  # resolve_program fell back to a path
+        registry = None
+    if registry is not None and argument in registry:
+        world, name = registry.make(argument, seed=seed, **kwargs), argument
+    else:
+        world = World(text, name=display_path, path=display_path, seed=seed, **kwargs)
+        name = display_path
+    try:
+        world.reset()
+    except AutumnSeedError as exc:
+        raise UsageError(str(exc)) from None
+    return world, name
+
+
+def _cmd_worlds(args: argparse.Namespace) -> int:
+    from .worlds import default_registry
+
+    specs = default_registry().specs()
+    if args.json:
+        print(json.dumps([spec.summary() for spec in specs], indent=2))
+        return EXIT_OK
+    if not specs:
+        print("no bundled worlds")
+        return EXIT_OK
+    width = max(len(spec.name) for spec in specs)
+    for spec in specs:
+        kind = "stochastic" if spec.stochastic else "deterministic"
+        size = f"{spec.size}x{spec.size}"
+        print(f"{spec.name:<{width}}  {size:>5}  {kind:<13}  {spec.description}")
+    return EXIT_OK
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    from .render import render_png, render_text
+
+    actions: list[tuple[int, Action]] = []
+    source = args.actions
+    if args.actions is not None:
+        if args.actions == "-":
+            source = "<stdin>"
+            actions = list(iter_action_lines(sys.stdin, source))
+        else:
+            try:
+                text = Path(args.actions).read_text(encoding="utf-8")
+            except UnicodeDecodeError as exc:
+                raise UsageError(f"{args.actions}: not a UTF-8 text file (byte {exc.start})"
+                                 ) from None
+            actions = list(iter_action_lines(text.splitlines(), args.actions))
+    if args.format == "diff" and not actions:
+        raise UsageError("--format diff shows what the last action changed, so it needs at "
+                         "least one action (--actions FILE)")
+    world, name = _open_world(args.world, args.seed)
+    frame, previous = world.frame, None
+    for t, (line_number, action) in enumerate(actions, start=1):
+        try:
+            new_frame, _, _, _, info = world.step(action)
+        except AutumnError as exc:
+            print(f"{_format_autumn_error(exc, name)} (in step {t}, action '{action}' from "
+                  f"{source}:{line_number})", file=sys.stderr)
+            return EXIT_PROGRAM_ERROR
+        if "invalid_action" in info:
+            raise UsageError(f"{source}:{line_number}: {info['invalid_action']}")
+        frame, previous = new_frame, frame
+    if args.format == "png":
+        data = render_png(frame, cell_size=args.cell_size, grid_lines=not args.no_grid_lines,
+                          coordinates=args.coordinates)
+    else:
+        data = (render_text(frame, args.format, previous) + "\n").encode("utf-8")
+    if args.output == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        Path(args.output).write_bytes(data)
+    return EXIT_OK
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    world, name = _open_world(args.world, args.seed)
+    if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
+        raise UsageError("play needs an interactive terminal (stdin and stdout must be a "
+                         "terminal); to drive a world from a file use 'llm-eval autumn trace'")
+    from .worlds.play import PlaySession, run_terminal
+
+    session = PlaySession(world, name=name)
+    run_terminal(session)
+    print(f"{name}: {world.steps} steps since the last reset, {session.resets} resets, "
+          f"seed {world.seed}")
+    return EXIT_OK
+
+
+def _is_terminal(stream: TextIO | None) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _format_name(text: str) -> str:
+    from .render import RenderError, check_format
+
+    try:
+        return check_format(text)
+    except RenderError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _cell_size(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if not 4 <= value <= 256:
+        raise argparse.ArgumentTypeError(f"must be between 4 and 256 pixels, got {value}")
+    return value
+
+
 def _seed(text: str) -> int:
     try:
         return int(text, 10)
@@ -183,7 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
             "then one frame after each action. Actions come from --actions FILE, or from stdin "
             "when it is not a terminal: one per line (click X Y, left, right, up, down, noop); "
             "blank lines and # comments are ignored."))
-    trace.add_argument("program", metavar="PROGRAM", help="path to an Autumn program file")
+    trace.add_argument("program", metavar="PROGRAM",
+                       help="a bundled world's name or a path to an Autumn program file")
     trace.add_argument("--seed", type=_seed, required=True,
                        help="random seed (any integer except 0 mod 2**32)")
     trace.add_argument("--actions", metavar="FILE",
@@ -197,6 +355,50 @@ def build_parser() -> argparse.ArgumentParser:
         description="Read and check PROGRAM; print each problem as path:line:col: message.")
     check.add_argument("program", metavar="PROGRAM", help="path to an Autumn program file")
     check.set_defaults(handler=_cmd_check)
+
+    worlds = commands.add_parser(
+        "worlds", help="list the bundled worlds",
+        description="List the bundled worlds: name, grid size, stochastic or deterministic, "
+                    "and a one-line description of the mechanics (for people; agents never "
+                    "see it).")
+    worlds.add_argument("--json", action="store_true",
+                        help="print a JSON list of objects (name, size, stochastic, mechanics, "
+                             "description)")
+    worlds.set_defaults(handler=_cmd_worlds)
+
+    play = commands.add_parser(
+        "play", help="play a world in the terminal",
+        description="Play WORLD in the terminal: arrow keys; c X Y Enter to click (or click a "
+                    "cell with the mouse); n or space: noop; r: reset; q: quit.")
+    play.add_argument("world", metavar="WORLD",
+                      help="a bundled world's name (see 'llm-eval worlds') or a program path")
+    play.add_argument("--seed", type=_seed, default=1,
+                      help="random seed (default 1; any integer except 0 mod 2**32)")
+    play.set_defaults(handler=_cmd_play)
+
+    render = commands.add_parser(
+        "render", help="render a frame of a world as json, compact, diff or png",
+        description="Load WORLD with the seed, play the actions, and write the last frame in "
+                    "FORMAT: json (the published JSON rows of colour names), compact (a "
+                    "character grid with a legend and coordinates), diff (what the last action "
+                    "changed) or png.")
+    render.add_argument("world", metavar="WORLD",
+                        help="a bundled world's name (see 'llm-eval worlds') or a program path")
+    render.add_argument("--seed", type=_seed, required=True,
+                        help="random seed (any integer except 0 mod 2**32)")
+    render.add_argument("--actions", metavar="FILE",
+                        help="file of actions, one per line ('-' for stdin)")
+    render.add_argument("--format", type=_format_name, required=True, metavar="FORMAT",
+                        help="json, compact, diff or png")
+    render.add_argument("-o", "--output", metavar="OUT", required=True,
+                        help="output file ('-' for stdout)")
+    render.add_argument("--cell-size", type=_cell_size, default=24, metavar="PX",
+                        help="png: side of a cell in pixels (default 24)")
+    render.add_argument("--no-grid-lines", action="store_true",
+                        help="png: no lines between cells")
+    render.add_argument("--coordinates", action="store_true",
+                        help="png: label columns and rows")
+    render.set_defaults(handler=_cmd_render)
     return parser
 
 

@@ -412,3 +412,168 @@ def test_python_dash_m_runs_trace_and_reports_errors_cleanly(tmp_path: Path) -> 
                           cwd=tmp_path, env=_module_env(), timeout=120)
     assert done.returncode == EXIT_USAGE
     assert "--seed 0" in done.stderr and "Traceback" not in done.stderr
+
+
+# --- bundled worlds: worlds, render, play, trace WORLD ------------------------------------------
+
+WORLD_METADATA = """\
+name: dot
+size: 3
+stochastic: false
+mechanics: a dot moved by arrows
+description: A red dot that arrows move and clicks place.
+notes: written for the CLI tests
+"""
+
+
+@pytest.fixture
+def dot_registry(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Make the bundled registry a single world, 'dot' (the 3x3 dot program)."""
+    from llm_eval import worlds
+
+    root = tmp_path / "programs"
+    root.mkdir()
+    (root / "dot.sexp").write_text(DOT_PROGRAM)
+    (root / "dot.yaml").write_text(WORLD_METADATA)
+    registry = worlds.WorldRegistry(root)
+    monkeypatch.setattr(worlds, "default_registry", lambda: registry)
+    monkeypatch.chdir(tmp_path)
+    return root
+
+
+def test_worlds_lists_names_sizes_and_descriptions(dot_registry: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(capsys, "worlds") == (
+        EXIT_OK, "dot    3x3  deterministic  A red dot that arrows move and clicks place.\n", "")
+    code, out, _ = run(capsys, "worlds", "--json")
+    assert code == EXIT_OK
+    assert json.loads(out) == [{"name": "dot", "size": 3, "stochastic": False,
+                                "mechanics": "a dot moved by arrows",
+                                "description": "A red dot that arrows move and clicks place."}]
+
+
+def test_worlds_json_lists_every_bundled_world(capsys: pytest.CaptureFixture[str]) -> None:
+    from llm_eval.worlds import default_registry
+
+    code, out, _ = run(capsys, "worlds", "--json")
+    assert code == EXIT_OK
+    listed = json.loads(out)
+    assert [w["name"] for w in listed] == default_registry().names()
+    for world in listed:
+        assert {"name", "size", "stochastic", "description"} <= set(world)
+        assert isinstance(world["size"], int) and isinstance(world["stochastic"], bool)
+
+
+def test_trace_accepts_a_world_name(dot_registry: Path,
+                                    capsys: pytest.CaptureFixture[str],
+                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("right\n"))
+    code, out, err = run(capsys, "autumn", "trace", "dot", "--seed", "7")
+    assert (code, err) == (EXIT_OK, "")
+    assert frames(out) == [{"t": 0, "grid": dot_at(0, 1)}, {"t": 1, "grid": dot_at(1, 1)}]
+
+
+def test_an_unknown_world_name_gets_a_did_you_mean(dot_registry: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (("autumn", "trace", "dto", "--seed", "7"),
+                 ("render", "dto", "--seed", "7", "--format", "json", "-o", "-"),
+                 ("play", "dto")):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (EXIT_USAGE, "")
+        assert err == ("llm-eval: error: unknown world 'dto'; did you mean 'dot'? (known worlds: "
+                       "dot) and there is no file 'dto'\n")
+
+
+def test_render_compact_json_and_diff_to_stdout(dot_registry: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    (dot_registry.parent / "acts.txt").write_text("right\nclick 2 0\n")
+    base = ("render", "dot", "--seed", "3", "--actions", "acts.txt", "-o", "-")
+    assert run(capsys, *base, "--format", "compact") == (
+        EXIT_OK, "legend: .=black r=red\n  012\n0 ..r\n1 ...\n2 ...\n", "")
+    code, out, _ = run(capsys, *base, "--format", "json")
+    assert code == EXIT_OK and json.loads(out) == dot_at(2, 0)
+    assert run(capsys, *base, "--format", "diff") == (
+        EXIT_OK, "2 cells changed (x,y):\nblack -> red: (2,0)\nred -> black: (1,1)\n", "")
+    # without actions: the initial frame
+    code, out, _ = run(capsys, "render", "dot", "--seed", "3", "--format", "json", "-o", "-")
+    assert json.loads(out) == dot_at(0, 1)
+
+
+def test_render_png_to_a_file(dot_registry: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from llm_eval.render import parse_png
+
+    code, out, err = run(capsys, "render", "dot", "--seed", "3", "--format", "png",
+                         "-o", "dot.png", "--coordinates", "--cell-size", "16")
+    assert (code, out, err) == (EXIT_OK, "", "")
+    data = (dot_registry.parent / "dot.png").read_bytes()
+    assert parse_png(data).to_rows() == dot_at(0, 1)
+    code, *_ = run(capsys, "render", "dot", "--seed", "3", "--format", "png",
+                   "-o", "flat.png", "--no-grid-lines", "--cell-size", "4")
+    from PIL import Image
+
+    assert code == EXIT_OK
+    assert Image.open(dot_registry.parent / "flat.png").size == (12, 12)
+
+
+def test_render_accepts_a_program_path(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "render", "prog.sexp", "--seed", "3", "--format", "compact",
+                       "-o", "-")
+    assert code == EXIT_OK and out.startswith("legend: .=black r=red\n")
+
+
+@pytest.mark.parametrize("argv, message", [
+    (("--format", "compakt"), "unknown rendering format 'compakt'; did you mean 'compact'?"),
+    (("--format", "diff"), "--format diff shows what the last action changed"),
+    (("--format", "png", "--cell-size", "2"), "must be between 4 and 256 pixels"),
+    (("--format", "json", "--actions", "bad.txt"), "bad.txt:2: unknown action 'jump'"),
+    (("--format", "json", "--actions", "offgrid.txt"),
+     "offgrid.txt:1: click 3 0 is outside the 3x3 grid"),
+    (("--format", "json", "--seed", "0"), "--seed 0 is refused"),
+])
+def test_render_usage_errors(dot_registry: Path, capsys: pytest.CaptureFixture[str],
+                             argv: tuple[str, ...], message: str) -> None:
+    (dot_registry.parent / "bad.txt").write_text("right\njump\n")
+    (dot_registry.parent / "offgrid.txt").write_text("click 3 0\n")
+    seed = () if "--seed" in argv else ("--seed", "3")
+    code, out, err = run(capsys, "render", "dot", *seed, "-o", "-", *argv)
+    assert (code, out) == (EXIT_USAGE, "")
+    assert message in err and "Traceback" not in err
+
+
+def test_render_reports_a_failing_program_with_the_step(workdir: Path,
+                                                        capsys: pytest.CaptureFixture[str]
+                                                        ) -> None:
+    (workdir / "fails.sexp").write_text(FAILS_ON_RIGHT_PROGRAM)
+    (workdir / "acts.txt").write_text("noop\nright\n")
+    code, out, err = run(capsys, "render", "fails.sexp", "--seed", "3", "--actions", "acts.txt",
+                         "--format", "json", "-o", "-")
+    assert (code, out) == (EXIT_PROGRAM_ERROR, "")
+    assert err.startswith("fails.sexp:5:") and "(in step 2, action 'right' from acts.txt:2)" in err
+    assert_one_clean_line(err)
+
+
+def test_play_needs_a_terminal(dot_registry: Path, capsys: pytest.CaptureFixture[str],
+                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    code, out, err = run(capsys, "play", "dot")
+    assert (code, out) == (EXIT_USAGE, "")
+    assert "play needs an interactive terminal" in err
+    assert_one_clean_line(err)
+
+
+def test_readme_render_example_is_current(capsys: pytest.CaptureFixture[str],
+                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's render example shows real output: rerun it and compare."""
+    readme = (REPO / "README.md").read_text().splitlines()
+    starts = [i for i, line in enumerate(readme) if line.startswith("$ llm-eval render ")]
+    assert starts, "the README shows no render example"
+    monkeypatch.chdir(REPO)
+    for start in starts:
+        expected = []
+        for line in readme[start + 1:]:
+            if line.startswith("```"):
+                break
+            expected.append(line)
+        code, out, _ = run(capsys, *shlex.split(readme[start][2:])[1:])
+        assert code == EXIT_OK
+        assert out.splitlines() == expected
