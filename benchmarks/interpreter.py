@@ -1,12 +1,14 @@
-"""Interpreter speed benchmark: steps per second on the programs in benchmarks/programs/.
+"""Interpreter speed benchmark: steps per second on the programs in benchmarks/programs/ and
+on every bundled world (llm_eval/worlds/programs/, through the world registry).
 
 Each program is loaded once (timed on its own), then driven for ``--steps`` seeded random
 actions through the standard loop: apply the action's input, ``step()``, ``render_frame()``.
-Only step + render is timed. The table compares the results with the reference C++
-interpreter's figures quoted in issue 2 ("Speed").
+Only step + render is timed. The programs' table compares the results with the reference C++
+interpreter's figures quoted in issue 2 ("Speed"); the worlds' table follows.
 
-    python benchmarks/interpreter.py                 # all programs, 500 steps, seed 1
-    python benchmarks/interpreter.py --only life     # one program
+    python benchmarks/interpreter.py                 # programs and worlds, 500 steps, seed 1
+    python benchmarks/interpreter.py --only life     # one program or world
+    python benchmarks/interpreter.py --section worlds
     python benchmarks/interpreter.py --json          # machine-readable output
 """
 
@@ -105,11 +107,14 @@ def warm_up() -> None:
     Interpreter().run_script("(program)", seed=1)
 
 
-def run_program(path: Path, steps: int, seed: int) -> Result:
+def run_program(path: Path, steps: int, seed: int, *, name: str | None = None,
+                text: str | None = None) -> Result:
+    """Measure one program: a file, or (``name``, ``text``) for a bundled world."""
     from llm_eval.autumn import Interpreter
 
-    result = Result(program=path.stem)
-    text = path.read_text()
+    name = path.stem if name is None else name
+    result = Result(program=name)
+    text = path.read_text() if text is None else text
     try:
         it = Interpreter()
         start = time.perf_counter()
@@ -132,6 +137,8 @@ def run_program(path: Path, steps: int, seed: int) -> Result:
     except Exception as exc:  # report and carry on with the other programs
         result.error = f"{type(exc).__name__}: {exc}"
         result.steps_per_s = 0.0
+    if text is not None and name != path.stem:
+        return result  # a world: no reference figure to compare with
     if path.stem in REFERENCE_STEPS_PER_S:
         kind, ref = REFERENCE_STEPS_PER_S[path.stem]
         result.reference_kind = kind
@@ -160,11 +167,8 @@ def summarise(results: list[Result]) -> dict:
     }
 
 
-def print_table(results: list[Result], summary: dict, steps: int, seed: int) -> None:
-    print(f"Autumn interpreter speed: {steps} random actions per program, seed {seed}")
-    print("(step + render_frame timed; cells = render JSON cells, lit = non-background grid cells)")
-    print()
-    header = (f"{'program':<10} {'grid':>5} {'cells0':>7} {'cells1':>7} {'lit0':>5} "
+def print_rows(results: list[Result], label: str, median: float) -> None:
+    header = (f"{label:<10} {'grid':>5} {'cells0':>7} {'cells1':>7} {'lit0':>5} "
               f"{'lit1':>5} {'load ms':>8} {'steps/s':>9}")
     print(header)
     print("-" * len(header))
@@ -176,9 +180,15 @@ def print_table(results: list[Result], summary: dict, steps: int, seed: int) -> 
         print(f"{r.program:<10} {grid:>5} {r.cells_start:>7} {r.cells_end:>7} {r.lit_start:>5} "
               f"{r.lit_end:>5} {r.load_ms:>8.1f} {r.steps_per_s:>9.1f}")
     print("-" * len(header))
-    print(f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} "
-          f"{summary['median_steps_per_s']:>9.1f}")
+    print(f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} {median:>9.1f}")
     print()
+
+
+def print_table(results: list[Result], summary: dict, steps: int, seed: int) -> None:
+    print(f"Autumn interpreter speed: {steps} random actions per program, seed {seed}")
+    print("(step + render_frame timed; cells = render JSON cells, lit = non-background grid cells)")
+    print()
+    print_rows(results, "program", summary["median_steps_per_s"])
     print(f"Against the reference C++ interpreter (target: >= {TARGET_RATIO:g}x on each kind, "
           f"median >= {TARGET_MEDIAN_STEPS_PER_S:g} steps/s):")
     mark = {True: "PASS", False: "FAIL"}
@@ -200,29 +210,50 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1,
                         help="interpreter seed and random.Random seed for the actions")
     parser.add_argument("--only", metavar="NAME", action="append",
-                        help="run only this program (file stem); may be repeated")
+                        help="run only this program (file stem) or world; may be repeated")
+    parser.add_argument("--section", choices=("all", "programs", "worlds"), default="all",
+                        help="the benchmark programs, the bundled worlds, or both (default)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     args = parser.parse_args(argv)
 
-    paths = sorted(PROGRAMS_DIR.glob("*.sexp"))
+    from llm_eval.worlds import WorldMetadataError, default_registry
+
+    paths = sorted(PROGRAMS_DIR.glob("*.sexp")) if args.section != "worlds" else []
+    try:
+        specs = default_registry().specs() if args.section != "programs" else []
+    except WorldMetadataError as exc:
+        parser.error(f"the bundled worlds cannot be loaded: {exc}")
     if args.only:
-        known = {p.stem: p for p in paths}
+        known = {p.stem for p in paths} | {s.name for s in specs}
         missing = [name for name in args.only if name not in known]
         if missing:
             parser.error(f"unknown program(s) {', '.join(missing)}; "
                          f"choose from {', '.join(sorted(known))}")
-        paths = [known[name] for name in args.only]
+        paths = [p for p in paths if p.stem in args.only]
+        specs = [s for s in specs if s.name in args.only]
 
     warm_up()
     results = [run_program(path, args.steps, args.seed) for path in paths]
+    worlds = [run_program(Path(spec.program_path), args.steps, args.seed, name=spec.name,
+                          text=spec.program_text()) for spec in specs]
     summary = summarise(results)
+    world_median = statistics.median([r.steps_per_s for r in worlds]) if worlds else 0.0
+    all_ran = summary["all_ran"] and all(r.error is None for r in worlds)
     if args.json:
         print(json.dumps({"steps": args.steps, "seed": args.seed,
-                          "results": [asdict(r) for r in results], "summary": summary},
-                         indent=2))
+                          "results": [asdict(r) for r in results], "summary": summary,
+                          "worlds": [asdict(r) for r in worlds],
+                          "worlds_median_steps_per_s": world_median}, indent=2))
     else:
-        print_table(results, summary, args.steps, args.seed)
-    return 0 if summary["all_ran"] else 1
+        if results:
+            print_table(results, summary, args.steps, args.seed)
+        if worlds:
+            if results:
+                print()
+            print(f"Bundled worlds: {args.steps} random actions per world, seed {args.seed}")
+            print()
+            print_rows(worlds, "world", world_median)
+    return 0 if all_ran else 1
 
 
 if __name__ == "__main__":

@@ -1,0 +1,42 @@
+"""The benchmark scripts run on the bundled worlds (figures are not checked, only that every
+world is measured and that the compact rendering is several times cheaper than the JSON)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from llm_eval.worlds import default_registry
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run_script(*argv: str) -> dict:
+    done = subprocess.run([sys.executable, *argv], cwd=REPO, capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_interpreter_benchmark_measures_every_world() -> None:
+    report = run_script("benchmarks/interpreter.py", "--section", "worlds", "--steps", "20",
+                        "--json")
+    assert report["results"] == []
+    measured = {r["program"]: r for r in report["worlds"]}
+    assert sorted(measured) == sorted(default_registry().names())
+    for name, result in measured.items():
+        assert result["error"] is None, (name, result["error"])
+        assert result["steps"] == 20 and result["steps_per_s"] > 0
+        assert result["grid"] == default_registry().get(name).size
+
+
+def test_renderings_benchmark_counts_tokens_offline() -> None:
+    report = run_script("benchmarks/renderings.py", "--json", "--steps", "10")
+    rows = {m["rendering"]: m for m in report["frame"]}
+    json_row, compact_row = rows["json (published)"], rows["compact"]
+    assert json_row["tokens"] > 3 * compact_row["tokens"] > 0
+    assert json_row["chars"] > 3 * compact_row["chars"]
+    assert all(m["bytes"] > 0 for m in report["frame"])
+    assert report["token_model"] == "gpt-4o"
