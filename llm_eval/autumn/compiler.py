@@ -536,6 +536,7 @@ class Compiler:
                                      f"{len(node.args)}", line=node.line, column=node.column)
         nx, ny, nc = node.args
         names = S.collect_names(node.args)
+        reads = names if "e" not in names and all(map(_reads_only, node.args)) else None
         cx, cy, cc = self.compile(nx), self.compile(ny), self.compile(nc)
         rt = self.rt
         const_c = nc.text if isinstance(nc, S.Str) else None
@@ -573,7 +574,7 @@ class Compiler:
                 fc = snap[var_c]          # a name found in the snapshot cannot change
             return CellV(S.Num(fx) if fx is not None else nx,
                          S.Num(fy) if fy is not None else ny, nc,
-                         fx, fy, fc, cx, cy, cc, snap)
+                         fx, fy, fc, cx, cy, cc, snap, reads)
         return cell
 
 
@@ -618,6 +619,26 @@ def _is_bool_valued(node: S.Node) -> bool:
     t = type(node)
     return (t is S.Logic or t is S.BoolLit or (t is S.Bin and node.op in _BOOL_OPS)
             or (t is S.Unary and node.op == "!"))
+
+
+def _reads_only(node: S.Node) -> bool:
+    """Whether evaluating ``node`` can only read names: no calls (so no function a Logic
+    operand might call either), no assignments, no lets, no lambdas."""
+    t = type(node)
+    if t is S.Num or t is S.Str or t is S.BoolLit or t is S.Var:
+        return True
+    if t is S.Bin:
+        return _reads_only(node.left) and _reads_only(node.right)
+    if t is S.Logic:
+        return (_is_bool_valued(node.left) and _is_bool_valued(node.right)
+                and _reads_only(node.left) and _reads_only(node.right))
+    if t is S.Unary:
+        return _reads_only(node.operand)
+    if t is S.If:
+        return _reads_only(node.cond) and _reads_only(node.then) and _reads_only(node.other)
+    if t is S.Field:
+        return _reads_only(node.obj)
+    return False
 
 
 class _Missing:

@@ -225,15 +225,19 @@ class _Generator:
         walk = self.obj(comp.compile_closure(node))
         t = self.temp()
         if node.name in comp.local_names:
+            # the scope chain, innermost first: inlined bodies' parameters (known here),
+            # let tables, the function's own scope, then the rest of the chain
+            tables = []
             for fr in reversed(self.frames):
                 if fr.__class__ is _Inlined:
                     if node.name in fr.params:
                         return fr.params[node.name]
                 else:
-                    self.line(f"{t} = {fr.table}[{name}] if {name} in {fr.table} "
-                              f"else {walk}({fr.scope})")
-                    return t
-            self.line(f"{t} = d[{name}] if {name} in d else {walk}(env)")
+                    tables.append(fr.table)
+            value = f"{walk}(env)"
+            for table in reversed([*tables, "d"]):
+                value = f"({table}[{name}] if {name} in {table} else {value})"
+            self.line(f"{t} = {value}")
         else:
             flag = self.obj(comp.rt.fast_flags.setdefault(node.name, [True]))
             self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else "

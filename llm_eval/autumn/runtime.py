@@ -367,7 +367,13 @@ class Runtime:
             elif x is None or y is None or col is None:
                 if objscope is None:
                     objscope = Scope(fields, env, SCOPE_BORROWED)
-                chain = Scope(c.snap, Scope({"e": c}, objscope))
+                reads = c.reads
+                if reads is not None and reads <= fields.keys() and reads.isdisjoint(c.snap):
+                    # parts that only read names the snapshot lacks and the fields have: the
+                    # chain (snapshot, `e`, fields, ...) would find each in the fields
+                    chain = objscope
+                else:
+                    chain = Scope(c.snap, Scope({"e": c}, objscope))
                 if x is None:
                     x = c.cx(chain)
                 if y is None:

@@ -72,13 +72,17 @@ class CellV:
     """
 
     __slots__ = ("nx", "ny", "nc", "fx", "fy", "fc", "cx", "cy", "cc", "snap", "ident",
-                 "vx", "vy", "vc")
+                 "vx", "vy", "vc", "reads")
 
-    def __init__(self, nx, ny, nc, fx, fy, fc, cx, cy, cc, snap: dict) -> None:
+    def __init__(self, nx, ny, nc, fx, fy, fc, cx, cy, cc, snap: dict,
+                 reads: frozenset | None = None) -> None:
         self.nx, self.ny, self.nc = nx, ny, nc
         self.fx, self.fy, self.fc = fx, fy, fc
         self.cx, self.cy, self.cc = cx, cy, cc
         self.snap = snap
+        # the names its parts read when they only read (no calls, assignments or lets), so
+        # a render may evaluate them straight against the object's fields (runtime.py)
+        self.reads = reads
         self.ident = new_id()
         # a deferred part that is a bare name (a field, usually) is looked up directly
         self.vx = nx.name if nx.__class__.__name__ == "Var" else None
