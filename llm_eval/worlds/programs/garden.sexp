@@ -24,7 +24,8 @@
   (= plantIn (--> (ps cx) (filter (--> pl (== (colOf pl) cx)) ps)))
   (= weedy (--> cx (any (--> w (<= (abs (- (colOf w) cx)) 1)) weeds)))
   (= topOf (--> cx (let (= here (plantIn plants cx))
-                        (if (== (length here) 0) then 11 else (- 11 (.. (head here) tall))))))
+                        (if (> (length here) 0) then (- 11 (.. (head here) tall))
+                         else (if (any (--> w (== (colOf w) cx)) weeds) then 10 else 11)))))
 
   ; one tick of one plant; soaked = number of rain drops it caught this tick
   (= tend (--> (pl soaked)
@@ -58,7 +59,7 @@
                     (= planted (+ planted 1)))
           else (if (any (--> w (== (.. w origin) click)) weeds)
                 then (= weeds (removeObj weeds (--> w (== (.. w origin) click))))
-                else (if (& (== (.. click y) 6) (& (> (length here) 0) (== (.. (head here) tall) 5)))
+                else (if (& (== (.. click y) 6) (& (> (length here) 0) (& (== (.. (head here) tall) 5) (< (.. (head here) dry) 12))))
                       then (let (= plants (map (--> pl (if (== (colOf pl) cx) then (Plant 1 (.. pl water) 0 "green" (.. pl origin)) else pl)) plants))
                                 (= picked (+ picked 1)))
                       else picked)))))
