@@ -158,6 +158,13 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             full_assign(G, name, value)
     occupied_ref = rt  # rt.occupied is replaced at every host render: read it at call time
 
+    def unobserved(*names) -> bool:
+        """No program could see these let-names of a helper: not mentioned, not globals."""
+        for name in names:
+            if name in mentioned or name in gvars:
+                return False
+        return True
+
     def need(name, args, n):
         if len(args) < n:
             raise AutumnRuntimeError(f"a function of {n} parameter(s) was called with "
@@ -251,6 +258,22 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             raise AutumnRuntimeError(f"renderValue: a {type_str(v)} has no field 'render'")
         return rt.rendered_list(v, scope)
 
+    def render_cells(v, env) -> list:
+        """``(renderValue v)`` as (x, y, colour) tuples, for callers that only test them:
+        the same call scopes and renders, without building RenderedElems."""
+        scope = Scope({"obj": v}, env)
+        if v.__class__ is AList:
+            out: list = []
+            for item in v:
+                out.extend(render_cells(item, Scope({"one": item}, scope)))
+            rt.check_list(len(out))
+            return out
+        if v.__class__ is not Obj:
+            raise AutumnRuntimeError(f"renderValue: a {type_str(v)} has no field 'render'")
+        out = []
+        rt.render_value(v, scope, out)
+        return out
+
     def n_render_value(env, args):
         need("renderValue", args, 1)
         return render_value(args[0], env)
@@ -258,11 +281,9 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_is_free(env, args):
         need("isFree", args, 1)
         v = args[0]
-        cells = render_value(v, Scope({"obj": v}, env))
         occupied = occupied_ref.occupied
-        for c in cells:
-            p = c.position
-            if (p.x, p.y) in occupied:
+        for x, y, _ in render_cells(v, Scope({"obj": v}, env)):
+            if (x, y) in occupied:
                 return False
         return True
 
@@ -280,6 +301,13 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         need("isFreeExcept", args, 2)
         obj, prev_obj = args[0], args[1]
         let = Scope({}, Scope({"obj": obj, "prev_obj": prev_obj}, env))
+        if unobserved("prev_elems", "curr_elems", "filtered_elems"):
+            before = set(render_cells(prev_obj, let))
+            occupied = occupied_ref.occupied
+            for x, y, col in render_cells(obj, let):
+                if (x, y, col) not in before and (x, y) in occupied:
+                    return False
+            return True
         prev_elems = render_value(prev_obj, let)
         assign(let, "prev_elems", prev_elems)
         curr_elems = render_value(obj, let)
@@ -314,9 +342,11 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             need("moveNoCollision", args, 1)
             obj = args[0]
             scope = Scope({"obj": obj}, env)
-            if within_bounds(move_by(obj, dx, dy), scope) and \
-                    is_free_except(move_by(obj, dx, dy), obj, scope):
-                return move_by(obj, dx, dy)
+            # the definition builds (moveX obj) up to three times; one copy serves all
+            # (copies share their cells, so every render happens exactly as often)
+            moved = move_by(obj, dx, dy)
+            if within_bounds(moved, scope) and is_free_except(moved, obj, scope):
+                return moved
             return obj
         return n_no_collision
 
@@ -324,11 +354,12 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         need("moveRightNoCollision", args, 1)
         obj = args[0]
         let = Scope({}, Scope({"obj": obj}, env))
-        wbound = within_bounds(move_by(obj, 1, 0), let)
+        moved = move_by(obj, 1, 0)
+        wbound = within_bounds(moved, let)
         assign(let, "wbound", wbound)
-        fr = is_free_except(move_by(obj, 1, 0), obj, let)
+        fr = is_free_except(moved, obj, let)
         assign(let, "fr", fr)
-        ret = move_by(obj, 1, 0) if (wbound and fr) else obj
+        ret = moved if (wbound and fr) else obj
         assign(let, "ret", ret)
         return ret
 
@@ -336,8 +367,9 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         need("moveNoCollision", args, 3)
         obj, x, y = args[0], args[1], args[2]
         scope = Scope({"obj": obj, "x": x, "y": y}, env)
-        if is_free_except(move_by(obj, x, y), obj, scope):
-            return move_by(obj, x, y)
+        moved = move_by(obj, x, y)
+        if is_free_except(moved, obj, scope):
+            return moved
         return obj
 
     def closest_pos(obj, poss, env):
@@ -424,8 +456,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         n = grid_size()
         if y.__class__ is not int:
             raise AutumnRuntimeError("'!=' needs Numbers")
-        if y != wrap32(n - 1) and n_is_free(scope, [move_by(obj, 0, 1)]):
-            return move_by(obj, 0, 1)
+        if y != wrap32(n - 1):
+            below = move_by(obj, 0, 1)
+            if n_is_free(scope, [below]):
+                return below
         let = Scope({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
