@@ -92,8 +92,12 @@ def _num(v, what: str) -> int:
 
 
 def get_field(o, field: str):
-    """``(.. o field)``; positions, the commonest case here, are read directly."""
-    if o.__class__ is Pos:
+    """``(.. o field)``; objects and positions, the commonest cases, are read directly."""
+    if o.__class__ is Obj:
+        fields = o.fields
+        if field in fields:
+            return fields[field]
+    elif o.__class__ is Pos:
         if field == "x":
             return o.x
         if field == "y":
@@ -110,6 +114,8 @@ def _position(x, y) -> Pos:
 def _sqdist(px: int, py: int, qx: int, qy: int) -> int:
     """sqdist of two Positions with the reference's 32-bit arithmetic."""
     dx, dy = qx - px, qy - py
+    if -30000 < dx < 30000 and -30000 < dy < 30000:
+        return dx * dx + dy * dy            # cannot leave 32 bits
     if not (_INT_MIN <= dx <= _INT_MAX and _INT_MIN <= dy <= _INT_MAX):
         dx, dy = wrap32(dx), wrap32(dy)
     r = wrap32(dx * dx) + wrap32(dy * dy)
@@ -420,9 +426,18 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def move_closest_hole(obj, hole, env):
         let = Scope({}, Scope({"obj": obj, "closestHole": hole}, env))
         up = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
-        d = n_unit_vector_obj_pos(let, [obj, up])
-        assign(let, "dir", d)
-        moved = n_move(let, [obj, d])
+        origin = obj.fields.get("origin") if obj.__class__ is Obj else None
+        if origin.__class__ is Pos and unobserved("dir", "movedObj", "delta", "sign_x",
+                                                   "sign_y"):
+            # unitVectorObjPos and move without their scopes: nothing can see them
+            dx, dy = _sub(up.x, origin.x), _sub(up.y, origin.y)
+            sx = -1 if dx < 0 else (1 if dx > 0 else 0)
+            sy = -1 if dy < 0 else (1 if dy > 0 else 0)
+            moved = move_by(obj, sx, 0 if sx != 0 else sy)
+        else:
+            d = n_unit_vector_obj_pos(let, [obj, up])
+            assign(let, "dir", d)
+            moved = n_move(let, [obj, d])
         assign(let, "movedObj", moved)
         up2 = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
         occupied = occupied_ref.occupied
@@ -456,7 +471,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         n = grid_size()
         if y.__class__ is not int:
             raise AutumnRuntimeError("'!=' needs Numbers")
-        if y != wrap32(n - 1):
+        last = n - 1
+        if last < _INT_MIN:
+            last = wrap32(last)
+        if y != last:
             below = move_by(obj, 0, 1)
             if n_is_free(scope, [below]):
                 return below
