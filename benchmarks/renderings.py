@@ -47,29 +47,35 @@ class Measure:
     bytes: int
 
 
-def play(name: str, steps: int, seed: int):
-    """The last two frames of ``steps`` seeded random actions in world ``name``."""
+def play(name: str, steps: int, seed: int) -> list:
+    """Every frame of ``steps`` seeded random actions in world ``name`` (f0 first)."""
     from llm_eval.worlds import make_world
 
     world = make_world(name, seed=seed)
     frame, _ = world.reset()
-    previous = frame
+    frames = [frame]
     rng = random.Random(seed)
     space = world.action_space
     for _ in range(steps):
-        previous, (frame, *_rest) = frame, world.step(space.sample(rng))
-    return previous, frame
+        frames.append(world.step(space.sample(rng))[0])
+    return frames
 
 
-def measure(previous, frame, count) -> list[Measure]:
+def measure(frames: list, count) -> list[Measure]:
     from llm_eval.render import render_compact, render_diff, render_json, render_png
 
+    previous, frame = frames[-2], frames[-1]
     texts = {
         "json (published)": render_json(frame),
         "compact": render_compact(frame),
         "diff (last action)": render_diff(frame, previous),
     }
     out = [Measure(k, len(v), count(v), len(v.encode("utf-8"))) for k, v in texts.items()]
+    diffs = [render_diff(b, a) for a, b in zip(frames, frames[1:])]
+    out.append(Measure(f"diff (mean of all {len(diffs)} actions)",
+                       round(statistics.mean(len(d) for d in diffs)),
+                       round(statistics.mean(count(d) for d in diffs)),
+                       round(statistics.mean(len(d.encode("utf-8")) for d in diffs))))
     images = {
         "png 24px, grid lines": render_png(frame, metadata=False),
         "png 24px, grid lines + parse-back metadata": render_png(frame),
@@ -98,12 +104,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("no 16x16 bundled world; pass --world")
     registry.get(name)  # an unknown name gets its "did you mean" here
     count = token_counter()
-    previous, frame = play(name, args.steps, args.seed)
-    main_rows = measure(previous, frame, count)
-    per_world = {}
-    for other in sixteen:
-        p, f = play(other, args.steps, args.seed)
-        per_world[other] = measure(p, f, count)
+    played = play(name, args.steps, args.seed)
+    frame = played[-1]
+    main_rows = measure(played, count)
+    per_world = {other: measure(play(other, args.steps, args.seed), count) for other in sixteen}
 
     if args.json:
         print(json.dumps({"world": name, "steps": args.steps, "seed": args.seed,
@@ -127,13 +131,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\njson / compact tokens: {json_tokens / compact_tokens:.1f}x")
     if per_world:
         print(f"\nEvery 16x16 world after the same play (tokens; png bytes without metadata):")
-        print(f"{'world':<12} {'json':>6} {'compact':>8} {'diff':>6} {'ratio':>6} {'png':>6}")
+        print(f"{'world':<12} {'json':>6} {'compact':>8} {'diff':>6} {'ratio':>6} {'png':>6}"
+              "   (diff: mean over the actions)")
         ratios = []
         for world, rows in per_world.items():
             ratio = rows[0].tokens / rows[1].tokens
             ratios.append(ratio)
-            print(f"{world:<12} {rows[0].tokens:>6} {rows[1].tokens:>8} {rows[2].tokens:>6} "
-                  f"{ratio:>5.1f}x {rows[3].bytes:>6}")
+            print(f"{world:<12} {rows[0].tokens:>6} {rows[1].tokens:>8} {rows[3].tokens:>6} "
+                  f"{ratio:>5.1f}x {rows[4].bytes:>6}")
         print(f"{'median':<12} {'':>6} {'':>8} {'':>6} {statistics.median(ratios):>5.1f}x")
     return 0
 
