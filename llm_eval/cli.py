@@ -244,6 +244,8 @@ def _cmd_render(args: argparse.Namespace) -> int:
                 raise UsageError(f"{args.actions}: not a UTF-8 text file (byte {exc.start})"
                                  ) from None
             actions = list(iter_action_lines(text.splitlines(), args.actions))
+    if args.format == "png" and args.output == "-" and _is_terminal(sys.stdout):
+        raise UsageError("refusing to write PNG bytes to a terminal; use -o FILE (or pipe it)")
     if args.format == "diff" and not actions:
         raise UsageError("--format diff shows what the last action changed, so it needs at "
                          "least one action (--actions FILE)")

@@ -515,6 +515,15 @@ def test_render_png_to_a_file(dot_registry: Path, capsys: pytest.CaptureFixture[
     assert Image.open(dot_registry.parent / "flat.png").size == (12, 12)
 
 
+def test_render_refuses_png_bytes_on_a_terminal(dot_registry: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "stdout", TerminalStdin())
+    code = main(["render", "dot", "--seed", "3", "--format", "png", "-o", "-"])
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and "refusing to write PNG bytes to a terminal" in err
+
+
 def test_render_accepts_a_program_path(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "render", "prog.sexp", "--seed", "3", "--format", "compact",
                        "-o", "-")
@@ -577,3 +586,23 @@ def test_readme_render_example_is_current(capsys: pytest.CaptureFixture[str],
         code, out, _ = run(capsys, *shlex.split(readme[start][2:])[1:])
         assert code == EXIT_OK
         assert out.splitlines() == expected
+
+
+def test_trace_and_render_a_bundled_world_by_name(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    from llm_eval.render import parse_compact
+    from llm_eval.worlds import default_registry
+
+    spec = default_registry().specs()[0]
+    monkeypatch.chdir(tmp_path)  # the name must not depend on the working directory
+    monkeypatch.setattr(sys, "stdin", io.StringIO("noop\n"))
+    code, out, err = run(capsys, "autumn", "trace", spec.name, "--seed", "5")
+    assert (code, err) == (EXIT_OK, "")
+    records = frames(out)
+    assert [r["t"] for r in records] == [0, 1]
+    assert len(records[0]["grid"]) == spec.size
+    code, out, _ = run(capsys, "render", spec.name, "--seed", "5", "--format", "compact",
+                       "-o", "-")
+    assert code == EXIT_OK
+    assert parse_compact(out.rstrip("\n")).to_rows() == records[0]["grid"]

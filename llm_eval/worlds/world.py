@@ -164,6 +164,11 @@ class World:
 
     # -- state ----------------------------------------------------------------------------------
     @property
+    def unwrapped(self) -> World:
+        """The world itself (wrappers return the world they wrap), as in Gymnasium."""
+        return self
+
+    @property
     def seed(self) -> int:
         return self._seed
 

@@ -57,7 +57,7 @@ def test_wrappers_stack_and_forward() -> None:
     world = World(DOT, name="dot", render_mode="compact")
     env = ActionBudget(StepLimit(world, 5), 2)
     env.reset(seed=4)
-    assert env.unwrapped is world and env.seed == 4 and env.name == "dot"
+    assert env.unwrapped is world and world.unwrapped is world and env.seed == 4 and env.name == "dot"
     assert env.render().startswith("legend: ")
     assert env.step("left")[3] is False and env.step("left")[3] is True
     assert "ActionBudget(StepLimit(World('dot'" in repr(env)
