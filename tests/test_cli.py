@@ -538,13 +538,15 @@ def test_render_accepts_a_program_path(workdir: Path, capsys: pytest.CaptureFixt
     (("--format", "json", "--actions", "offgrid.txt"),
      "offgrid.txt:1: click 3 0 is outside the 3x3 grid"),
     (("--format", "json", "--seed", "0"), "--seed 0 is refused"),
+    (("--format", "json", "-o", "no/such/dir/out.json"), "cannot write no/such/dir/out.json"),
 ])
 def test_render_usage_errors(dot_registry: Path, capsys: pytest.CaptureFixture[str],
                              argv: tuple[str, ...], message: str) -> None:
     (dot_registry.parent / "bad.txt").write_text("right\njump\n")
     (dot_registry.parent / "offgrid.txt").write_text("click 3 0\n")
     seed = () if "--seed" in argv else ("--seed", "3")
-    code, out, err = run(capsys, "render", "dot", *seed, "-o", "-", *argv)
+    output = () if "-o" in argv else ("-o", "-")
+    code, out, err = run(capsys, "render", "dot", *seed, *output, *argv)
     assert (code, out) == (EXIT_USAGE, "")
     assert message in err and "Traceback" not in err
 

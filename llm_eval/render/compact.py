@@ -46,9 +46,10 @@ def read_name(token: str) -> str:
 
 
 def compact_legend(frame: Frame) -> dict[str, str]:
-    """``colour -> symbol`` for the background and every colour of the frame, in legend order.
+    """``colour -> symbol`` for the background and every colour of the frame.
 
-    Order: the background, then the palette colours by symbol, then the others by name.
+    The background is ``.``; palette colours have their fixed letters; other names, taken in
+    name order, get the first free letter of their own name, else any free symbol.
     """
     legend = {frame.background: BACKGROUND_SYMBOL}
     taken = {BACKGROUND_SYMBOL}
