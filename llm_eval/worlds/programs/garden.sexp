@@ -54,7 +54,7 @@
   (on clicked
     (let (= cx (.. click x))
          (= here (plantIn plants cx))
-         (if (& (== (.. click y) 11) (& (== (length here) 0) (! (any (--> w (== (colOf w) cx)) weeds))))
+         (if (& (& (== (.. click y) 11) (& (>= cx 0) (< cx 12))) (& (== (length here) 0) (! (any (--> w (== (colOf w) cx)) weeds))))
           then (let (= plants (addObj plants (Plant 1 6 0 "green" (Position cx 10))))
                     (= planted (+ planted 1)))
           else (if (any (--> w (== (.. w origin) click)) weeds)

@@ -52,7 +52,7 @@
     (= lift (if (== (heroAt 0 1) springSpot) then 8 else 3)))
   (on (& clicked (& (! (solidAt click)) (& (!= click (.. hero origin))
           (& (! (any (--> c (== (.. c origin) click)) coins))
-             (& (>= (.. click y) 1) (< (.. click y) 15))))))
+             (& (& (>= (.. click y) 1) (< (.. click y) 15)) (& (>= (.. click x) 0) (< (.. click x) 16)))))))
     (= brick (Brick click)))
 
   ; vertical motion after walking: rise while lift lasts, otherwise fall one cell

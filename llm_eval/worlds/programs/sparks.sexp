@@ -47,7 +47,8 @@
                (= crystals (addObj crystals (Crystal click))))
      else (if (any atClick crystals)
            then (= crystals (removeObj crystals atClick))
-           else (if (< (length sparks) 10) then (= sparks (addObj sparks (Spark 0 click)))
+           else (if (& (< (length sparks) 10) (== click (Position (clampTo (.. click x)) (clampTo (.. click y)))))
+                 then (= sparks (addObj sparks (Spark 0 click)))
                  else sparks))))
 
   ; time passes only on ticks without a click
