@@ -62,7 +62,9 @@
   (= eaten (initnext 0 (prev eaten)))
   (= bites (initnext 0 (prev bites)))
   (= penned (initnext 0 (prev penned)))
-  (= sheep (initnext (map (--> q (Sheep q)) (uniformChoice pasture 5)) (prev sheep)))
+  (= flock (foldl (--> (chosen i) (addObj chosen (Sheep (uniformChoice (filter (--> q (! (in q (originsOf chosen)))) pasture)))))
+                 (list) (range 0 5)))
+  (= sheep (initnext flock (prev sheep)))
   (= wolves (initnext (list (Wolf 0 (Position 13 13)) (Wolf 0 (Position 7 0))) (prev wolves)))
   (= shepherd (initnext (Shepherd homeSpot) (prev shepherd)))
 
