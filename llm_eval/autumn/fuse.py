@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import AutumnError, AutumnRuntimeError
 from . import syntax as S
-from .values import AList, Builtin, Lambda as LambdaV, Obj, Pos, Scope
+from .values import AList, Builtin, Lambda as LambdaV, Obj, Pos, Scope, infer_tag
 
 if TYPE_CHECKING:
     from .compiler import Compiler
@@ -101,14 +101,16 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
     gen = _Generator(comp)
     result = gen.expr(node)
     gen.line(f"return {result}")
-    head = ["def fused(env):", "    g = GR[0]", "    d = env.vars"]
+    # named after the source position, so profiles tell the generated functions apart
+    fname = f"autumn_{int(node.line or 0)}_{int(node.column or 0)}"
+    head = [f"def {fname}(env):", "    g = GR[0]", "    d = env.vars"]
     source = "\n".join(head + gen.lines) + "\n"
     code = _CODE_CACHE.get(source)
     if code is None:
         module = compile(source, "<autumn-fused>", "exec")
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _CODE_CACHE[source] = code
-    return types.FunctionType(code, gen.globals, "fused")
+    return types.FunctionType(code, gen.globals, fname)
 
 
 class _Generator:
@@ -131,6 +133,7 @@ class _Generator:
             "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
             "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
             "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
+            "COUNT_CALLS": rt.count_calls, "APPENDED": _appended(), "INFER_TAG": infer_tag,
         }
 
     # -- emission helpers ---------------------------------------------------------------------
@@ -234,7 +237,10 @@ class _Generator:
                         return fr.params[node.name]
                 else:
                     tables.append(fr.table)
-            value = f"{walk}(env)"
+            # the parent of the function's scope is checked inline too (free names of
+            # small lambdas, such as predicates passed to any or filter, live there)
+            value = (f"(pv[{name}] if (pv := env.parent) is not None and {name} in "
+                     f"(pv := pv.vars) else {walk}(env))")
             for table in reversed([*tables, "d"]):
                 value = f"({table}[{name}] if {name} in {table} else {value})"
             self.line(f"{t} = {value}")
@@ -264,6 +270,11 @@ class _Generator:
             b = self.temp_of(b)
             neg = "not " if op == "!=" else ""
             self.line(f"if {a}.__class__ is int and {b}.__class__ is int: {t} = {a} {op} {b}")
+            # positions, compared field by field when both hold plain numbers (5.3)
+            self.line(f"elif {a}.__class__ is Pos and {b}.__class__ is Pos and "
+                      f"{a}.x.__class__ is int and {a}.y.__class__ is int and "
+                      f"{b}.x.__class__ is int and {b}.y.__class__ is int: "
+                      f"{t} = {neg}({a}.x == {b}.x and {a}.y == {b}.y)")
             self.line(f"else: {t} = {neg}EQ({a}, {b})")
             return t
         spelling = node.spelling
@@ -421,14 +432,49 @@ class _Generator:
 
     def inline_target(self, fname: str, n: int) -> S.Lambda | None:
         lam = self.comp.lambda_defs.get(fname)
-        inlined = [fr for fr in self.frames if fr.__class__ is _Inlined]
-        if (lam is None or len(lam.params) != n or len(inlined) >= _MAX_INLINE_DEPTH
-                or any(fr.name == fname for fr in inlined) or len(set(lam.params)) != n):
+        if lam is None or any(fr.name == fname for fr in self.frames
+                              if fr.__class__ is _Inlined):
             return None
+        return lam if self.inlinable_lambda(lam, n) else None
+
+    def inlinable_lambda(self, lam: S.Lambda, n: int) -> bool:
+        """Whether a lambda of ``n`` parameters can run inline: every node of its body can
+        (no lets, no leaves), the body is small, and inlining is not too deep already."""
+        depth = sum(1 for fr in self.frames if fr.__class__ is _Inlined)
+        if len(lam.params) != n or len(set(lam.params)) != n or depth >= _MAX_INLINE_DEPTH:
+            return False
         size = _size(lam.body, self.comp)
-        if size == 0 or size > _MAX_INLINE_SIZE or size != _count(lam.body):
-            return None
-        return lam
+        return 0 < size <= _MAX_INLINE_SIZE and size == _count(lam.body)
+
+    def list_loop(self, kind: str, lam: S.Lambda, xs: str, t: str) -> None:
+        """map, filter, any, updateObj and removeObj over a lambda literal: the loop of the
+        builtin with the lambda's body inline (builtins.py does the same per element)."""
+        x, out = self.temp(), self.temp()
+        self.line(f"COUNT_CALLS(len({xs}))")
+        self.line(f"{out} = []" if kind != "any" else f"{t} = False")
+        self.line(f"for {x} in {xs}:")
+        self.indent += 1
+        v = self.inline_body("<lambda>", lam, [x])
+        truth = f"not ({v} is False or ({v}.__class__ is AList and not {v}))"
+        if kind == "map":
+            self.line(f"{out}.append({v})")
+        elif kind == "filter":
+            self.line(f"if {truth}: {out}.append({x})")
+        elif kind == "remove":
+            self.line(f"if not ({truth}): {out}.append({x})")
+        else:
+            self.line(f"if {truth}:")
+            self.line(f"    {t} = True")
+            self.line("    break")
+        self.indent -= 1
+        if kind == "any":
+            return
+        if kind == "map":
+            self.line(f"{t} = AList({out})")
+        elif kind == "filter":
+            self.line(f"{t} = APPENDED({out})")
+        else:
+            self.line(f"{t} = AList({out}, INFER_TAG({out}))")
 
     def inline_body(self, fname: str, lam: S.Lambda, args: list[str]) -> str:
         params = {}
@@ -487,6 +533,17 @@ class _Generator:
             self.line(f"    {t} = {o}.copy()")
             self.line(f"    {t}.fields[{field}] = {v}")
             first = "elif"
+        loop = _LIST_BUILTINS.get(fname)
+        if loop is not None and n == 2:
+            fpos, lpos, kind = loop
+            lam_node = node.args[fpos]
+            if type(lam_node) is S.Lambda and self.inlinable_lambda(lam_node, 1):
+                self.line(f"{first} {f} is {self.obj(comp.rt.G.vars.get(fname))} and "
+                          f"{args[lpos]}.__class__ is AList:")
+                self.indent += 1
+                self.list_loop(kind, lam_node, args[lpos], t)
+                self.indent -= 1
+                first = "elif"
         lam = None if fname == "Position" else self.inline_target(fname, n)
         if lam is not None:
             # the program's own definition of this name: run its body right here
@@ -545,7 +602,10 @@ class _Inlined:
         self.scope = scope
 
 
-_MAX_INLINE_DEPTH = 2
+_MAX_INLINE_DEPTH = 3
+# builtins whose lambda-literal argument runs inline: (lambda position, list position, kind)
+_LIST_BUILTINS = {"map": (0, 1, "map"), "filter": (0, 1, "filter"), "any": (0, 1, "any"),
+                  "updateObj": (1, 0, "map"), "removeObj": (1, 0, "remove")}
 _MAX_INLINE_SIZE = 60
 
 
@@ -574,6 +634,11 @@ def _wrap32(v: int) -> int:
 def _field_value():
     from .compiler import field_value
     return field_value
+
+
+def _appended():
+    from .builtins import _appended as appended
+    return appended
 
 
 def _func_types():

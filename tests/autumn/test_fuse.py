@@ -85,6 +85,19 @@ EDGES = {
   (= x (initnext 0 (% (calc (prev x)) 8)))
   (= dot (initnext (Dot (Position 0 0)) (Dot (Position x (% tmp 8)))))
   (on left (= x (let (= x 5) (+ x 1)))))""",
+    # lambda literals passed to list builtins run inline: free names, short-circuits,
+    # calls with side effects from inside the loop, the result tags
+    "list_builtins_inline": """(program
+  (= GRID_SIZE 8)
+  (object Dot (: n Number) (Cell 0 0 (if (> n 2) then "red" else "blue")))
+  (= seen 0)
+  (= mark (--> v (let (= seen (+ seen 1)) (> v 2))))
+  (= dots (initnext (map (--> i (Dot i (Position i 0))) (range 0 6))
+     (let (= lim (% (+ seen 1) 5))
+          (updateObj (removeObj (prev dots) (--> o (& (> (.. o n) lim) (mark (.. o n)))))
+                     (--> o (updateObj o "origin" (Position (.. (.. o origin) x) (% (+ (.. (.. o origin) y) 1) 8))))))))
+  (= flags (initnext (list) (filter (--> o (any (--> q (== (.. q n) (.. o n))) (prev dots))) dots)))
+  (on clicked (= dots (addObj dots (Dot (length flags) click)))))""",
     "cell_reads_names": """(program
   (= GRID_SIZE 8)
   (= shade "red")
