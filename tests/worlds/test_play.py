@@ -182,3 +182,17 @@ def test_play_in_a_real_terminal() -> None:
         assert "examples/bouncer.sexp: 0 steps since the last reset, 1 resets, seed 7" in screen
     finally:
         tmux.close()
+
+
+def test_readme_play_session_is_current() -> None:
+    """The README shows a tmux capture of `llm-eval play platformer --seed 7`; replaying the
+    same keys through the session must give the same screen (without colours)."""
+    from llm_eval.worlds import make_world
+
+    readme = (REPO / "README.md").read_text()
+    assert "llm-eval play platformer --seed 7" in readme
+    block = readme.split("```text\n", 1)[1].split("```", 1)[0].rstrip("\n").split("\n")
+    session = PlaySession(make_world("platformer", seed=7), name="platformer")
+    for key in ("right", "right", "up", "n", "c", "9", " ", "1", "2", "enter"):
+        session.handle(Key(key))
+    assert [ESCAPE.sub("", line).rstrip() for line in session.screen()] == block
