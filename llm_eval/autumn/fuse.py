@@ -536,10 +536,19 @@ class _Generator:
         loop = _LIST_BUILTINS.get(fname)
         if loop is not None and n == 2:
             fpos, lpos, kind = loop
-            lam_node = node.args[fpos]
+            lam_node, guard = node.args[fpos], ""
+            if type(lam_node) is S.Var:
+                # a function named by a global: its definition, if the name still holds it
+                named = lam_node.name
+                lam_node = comp.lambda_defs.get(named)
+                if lam_node is not None and named not in comp.local_names:
+                    guard = (f" and {args[fpos]}.__class__ is LambdaV and "
+                             f"{args[fpos]}.node is {self.obj(lam_node)}")
+                else:
+                    lam_node = None
             if type(lam_node) is S.Lambda and self.inlinable_lambda(lam_node, 1):
                 self.line(f"{first} {f} is {self.obj(comp.rt.G.vars.get(fname))} and "
-                          f"{args[lpos]}.__class__ is AList:")
+                          f"{args[lpos]}.__class__ is AList{guard}:")
                 self.indent += 1
                 self.list_loop(kind, lam_node, args[lpos], t)
                 self.indent -= 1
@@ -623,7 +632,7 @@ def _count(node: S.Node) -> int:
     if t is S.Call:
         return 1 + sum(_count(a) for a in node.args)
     if t is S.Let:
-        return -1_000_000      # never inlined: a let in an inlined body would need its scope
+        return 1 + sum(1 + _count(e.value) if _let_assign(e) else _count(e) for e in node.body)
     return 1
 
 
