@@ -22,6 +22,7 @@ __all__ = [
     "AutumnLimitError",
     "AutumnSeedError",
     "AutumnInternalError",
+    "TaskFileError",
 ]
 
 
@@ -97,3 +98,7 @@ class AutumnSeedError(AutumnError, ValueError):
 
 class AutumnInternalError(AutumnRuntimeError):
     """An unexpected failure inside the interpreter; always a bug in llm_eval, never the program's."""
+
+
+class TaskFileError(LlmEvalError):
+    """A WorldTest task file that does not validate; the message names the file and the field."""
