@@ -1,0 +1,135 @@
+"""The shipped task files: ``llm_eval/tasks/data/<world>-<family>.json``, one per task.
+
+``load_task("gravity", "planning")`` reads and validates one file; ``all_tasks()`` loads every
+shipped task in (world, family) order. A file that is missing, is not JSON, does not validate,
+or whose ``id``/``world``/``family`` disagree with its name raises ``TaskFileError`` naming the
+file (and the field at fault). The files are package data, found via ``importlib.resources``,
+so a non-editable install finds them too.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from .models import FAMILIES, TaskFileError, parse_task
+
+__all__ = ["DATA_PACKAGE", "task_id", "task_path", "load_task", "load_task_file", "all_tasks",
+           "shipped_task_ids", "dump_task", "write_task"]
+
+DATA_PACKAGE = "llm_eval.tasks"
+DATA_DIR = "data"
+
+
+def task_id(world: str, family: str) -> str:
+    """The id (and file stem) of a task: ``<world>-<family>``."""
+    return f"{world}-{family}"
+
+
+def _data_dir() -> Traversable:
+    return resources.files(DATA_PACKAGE).joinpath(DATA_DIR)
+
+
+def task_path(world: str, family: str) -> str:
+    """Where the shipped task file of ``world`` x ``family`` lives (for messages)."""
+    return str(_data_dir().joinpath(f"{task_id(world, family)}.json"))
+
+
+def _check_family(family: str) -> None:
+    if family not in FAMILIES:
+        raise TaskFileError(f"unknown task family {family!r}: expected one of "
+                            f"{', '.join(FAMILIES)}")
+
+
+def _parse_text(text: str, source: str, *, expect_id: str | None = None):
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise TaskFileError(f"{source}: line {exc.lineno} column {exc.colno}: "
+                            f"not valid JSON: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise TaskFileError(f"{source}: a task file must hold a JSON object")
+    task = parse_task(data, source=source)
+    if expect_id is not None and task.id != expect_id:
+        raise TaskFileError(f"{source}: id: {task.id!r} does not match the file name "
+                            f"(expected {expect_id!r})")
+    if task.id != task_id(task.world, task.family):
+        raise TaskFileError(f"{source}: id: {task.id!r} must be "
+                            f"{task_id(task.world, task.family)!r} (<world>-<family>)")
+    return task
+
+
+def load_task_file(path: str | Path):
+    """Read and validate a task file at any path (the id must match the file name)."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise TaskFileError(f"{path}: cannot read the task file: "
+                            f"{exc.strerror or exc}") from None
+    return _parse_text(text, str(path), expect_id=path.stem)
+
+
+def load_task(world: str, family: str):
+    """The shipped task of ``world`` x ``family``, validated."""
+    _check_family(family)
+    entry = _data_dir().joinpath(f"{task_id(world, family)}.json")
+    source = str(entry)
+    if not entry.is_file():
+        known = sorted(shipped_task_ids())
+        raise TaskFileError(f"{source}: no shipped task {task_id(world, family)!r} "
+                            f"({len(known)} tasks are shipped)")
+    return _parse_text(entry.read_text(encoding="utf-8"), source,
+                       expect_id=task_id(world, family))
+
+
+def shipped_task_ids() -> list[str]:
+    """The ids of every shipped task file, sorted."""
+    data = _data_dir()
+    if not data.is_dir():
+        return []
+    return sorted(e.name[:-5] for e in data.iterdir() if e.name.endswith(".json"))
+
+
+def all_tasks(worlds: list[str] | None = None) -> list:
+    """Every shipped task (optionally only those of ``worlds``), ordered by world then family."""
+    order = {f: i for i, f in enumerate(FAMILIES)}
+    tasks = []
+    for tid in shipped_task_ids():
+        world, _, family = tid.rpartition("-")
+        if worlds is not None and world not in worlds:
+            continue
+        tasks.append(load_task(world, family))
+    return sorted(tasks, key=lambda t: (t.world, order[t.family]))
+
+
+def _pretty(value, indent: int) -> str:
+    # Lists of scalars (grid rows, mask rows) stay on one line so a frame reads as a grid.
+    pad, inner = " " * indent, " " * (indent + 1)
+    if isinstance(value, dict):
+        if not value:
+            return "{}"
+        items = [f"{inner}{json.dumps(k)}: {_pretty(v, indent + 1)}" for k, v in value.items()]
+        return "{\n" + ",\n".join(items) + "\n" + pad + "}"
+    if isinstance(value, list):
+        if all(not isinstance(v, (dict, list)) for v in value):
+            return json.dumps(value)
+        items = [inner + _pretty(v, indent + 1) for v in value]
+        return "[\n" + ",\n".join(items) + "\n" + pad + "]"
+    return json.dumps(value)
+
+
+def dump_task(task) -> str:
+    """The pretty JSON of a task, as shipped (ends with a newline)."""
+    return _pretty(task.model_dump(mode="json"), 0) + "\n"
+
+
+def write_task(task, directory: str | Path) -> Path:
+    """Write ``task`` to ``directory/<id>.json``; returns the path."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{task.id}.json"
+    path.write_text(dump_task(task), encoding="utf-8")
+    return path
