@@ -1,0 +1,159 @@
+"""Hand-written per-world data the generator starts from (taken from each world's notes and
+re-verified by validation): the seeds, the planning witness and the cells that matter, the
+change-detection trigger, change and witness, and the deliberate actions mixed into the MFP
+trajectory.
+
+Nothing here is shown to agents; generation copies it into the hidden half of the task files.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["WorldTaskSpec", "TASK_SPECS", "task_spec"]
+
+
+def _rep(action: str, n: int) -> tuple[str, ...]:
+    return (action,) * n
+
+
+@dataclass(frozen=True, slots=True)
+class WorldTaskSpec:
+    """``plan_mask``: the cells (x, y) the planning goal is judged on; empty means the cells
+    the witness changed (they differ from the initial frame and from the frame after as many
+    noops). ``cd_witness`` must make ``cd_trigger`` hold and then show the change."""
+
+    world: str
+    plan_witness: tuple[str, ...]
+    cd_trigger: str
+    cd_change: str
+    cd_witness: tuple[str, ...]
+    plan_mask: tuple[tuple[int, int], ...] = ()
+    mfp_deliberate: tuple[str, ...] = ()
+    seed: int = 1
+    mfp_seed: int = 7
+
+
+TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
+    WorldTaskSpec(
+        "automaton",
+        plan_witness=(*_rep("noop", 3), "up", "click 3 1", "click 20 1", "click 12 1"),
+        plan_mask=((3, 1), (4, 1), (5, 1), (12, 1), (20, 1), (24, 0)),
+        cd_trigger="> gen 10",
+        cd_change="the edges stop wrapping: cells outside the row count as dead",
+        cd_witness=_rep("noop", 20),
+        mfp_deliberate=("click 2 0", "noop", "noop", "right", "noop", "click 5 1", "noop",
+                        "down", "noop", "left", "up", "noop", "up")),
+    WorldTaskSpec(
+        "easel",
+        plan_witness=("click 1 9", "click 4 4", "click 2 9", "click 4 4"),
+        cd_trigger="> strokes 3",
+        cd_change="red and blue mix to pink instead of purple",
+        cd_witness=("click 4 4", "click 4 5", "click 4 6", "click 4 7", "click 2 9",
+                    "click 4 4", "noop"),
+        mfp_deliberate=("click 3 3", "click 1 9", "click 3 3", "up", "click 6 5", "click 2 9",
+                        "click 6 5", "down", "click 5 2", "right", "click 5 2")),
+    WorldTaskSpec(
+        "garden",
+        plan_witness=("click 9 11", *_rep("right", 7)),
+        plan_mask=((9, 10), (8, 1), (9, 1), (10, 1)),
+        cd_trigger="> planted 1",
+        cd_change="plants grow a cell every 2 ticks instead of every 3",
+        cd_witness=("click 1 11", "click 3 11", *_rep("noop", 10)),
+        mfp_deliberate=("click 2 11", "right", "right", "down", "noop", "noop", "down",
+                        "click 8 11", "noop", "noop", "noop")),
+    WorldTaskSpec(
+        "gravity",
+        plan_witness=("down", "up", "up", "down", "up", "up", "down", *_rep("noop", 9)),
+        cd_trigger="> drops 3",
+        cd_change="the loaded colour cycles backwards (red, yellow, blue) on up and on drops",
+        cd_witness=("down", "right", "down", "right", "down", "right", "down", "up", "noop",
+                    "down", *_rep("noop", 5)),
+        mfp_deliberate=("down", "left", "down", "up", "up", "down", "noop", "right", "right",
+                        "down", "noop", "noop")),
+    WorldTaskSpec(
+        "hunters",
+        plan_witness=("click 7 0", "click 12 13", "right", "right"),
+        plan_mask=((7, 0), (12, 13), (4, 2)),
+        cd_trigger="> clock 20",
+        cd_change="wolves move every tick instead of every third tick",
+        cd_witness=_rep("noop", 30),
+        mfp_deliberate=("down", "down", "down", "right", "down", "down", "noop", "left",
+                        "noop", "down")),
+    WorldTaskSpec(
+        "icepond",
+        plan_witness=(*_rep("right", 5), "down", "up", *_rep("noop", 8)),
+        cd_trigger="> poured 2",
+        cd_change="water freezes as soon as winter starts (no 3-tick delay)",
+        cd_witness=("down", "noop", "down", "noop", "down", "noop", "noop", "up",
+                    *_rep("noop", 5)),
+        mfp_deliberate=("down", "right", "right", "down", "noop", "up", "noop", "noop",
+                        "noop", "noop", "click 3 10", "up", "noop")),
+    WorldTaskSpec(
+        "invaders",
+        plan_witness=("right", "up", *_rep("noop", 3), "up", *_rep("noop", 3), "left", "up",
+                      *_rep("noop", 3), "up", *_rep("noop", 6)),
+        plan_mask=tuple((x, y) for y in range(2, 6) for x in range(13)),
+        cd_trigger="> score 1",
+        cd_change="bombs fall two cells per tick",
+        cd_witness=("right", "up", *_rep("noop", 3), "up", *_rep("noop", 3), "left", "up",
+                    *_rep("noop", 3), "up", *_rep("noop", 12)),
+        mfp_deliberate=("up", "noop", "left", "up", "down", "noop", "right", "right", "up",
+                        "noop")),
+    WorldTaskSpec(
+        "magnets",
+        plan_witness=("down", "right", "right", "right", "right", "noop", "noop", "up", "up",
+                      "noop", "up", "noop"),
+        cd_trigger="> flips 0",
+        cd_change="iron is repelled by the magnet instead of attracted",
+        cd_witness=("click 5 5", "left", "left", "left", "noop", "noop", "noop"),
+        mfp_deliberate=("left", "left", "click 3 5", "up", "noop", "right", "down", "down",
+                        "noop", "right")),
+    WorldTaskSpec(
+        "outbreak",
+        plan_witness=("click 0 3", "click 0 5", "down"),
+        plan_mask=((0, 3), (0, 5), (10, 2)),
+        cd_trigger="> cases 10",
+        cd_change="the sick recover after 3 ticks instead of 6",
+        cd_witness=_rep("noop", 40),
+        mfp_deliberate=("left", "noop", "noop", "down", "noop", "noop", "up", "noop")),
+    WorldTaskSpec(
+        "platformer",
+        plan_witness=(*_rep("right", 5), "up", "right", "right", "right", "right", "noop",
+                      "right", "right"),
+        cd_trigger="> score 0",
+        cd_change="jumps from the ground rise 2 cells instead of 3 (the spring is unchanged)",
+        cd_witness=("up", "noop", "right", "right", "right", "noop", "up", "noop", "noop",
+                    "noop"),
+        mfp_deliberate=("up", "noop", "right", "right", "right", "noop", "right", "up",
+                        "noop", "noop", "right")),
+    WorldTaskSpec(
+        "sparks",
+        plan_witness=("click 5 5", "click 5 5", "click 6 5", "click 6 5", "click 5 6",
+                      "click 5 6"),
+        plan_mask=((5, 5), (6, 5), (5, 6)),
+        cd_trigger="> clock 30",
+        cd_change="the torch emits a spark every 2 ticks instead of every 6",
+        cd_witness=_rep("noop", 40),
+        mfp_deliberate=("click 8 8", "noop", "noop", "right", "click 4 4", "noop", "noop",
+                        "down")),
+    WorldTaskSpec(
+        "warehouse",
+        plan_witness=("down", "right", "right", "noop", "noop", "up", "right", "right",
+                      "right", "down", "down", "left", "left", "down", "left", "left", "up",
+                      "left", "down"),
+        cd_trigger="> pushes 1",
+        cd_change="crates stop as soon as they are pushed onto the ice (no sliding)",
+        cd_witness=("down", "right", "right", "noop", "noop", "up"),
+        mfp_deliberate=("down", "right", "right", "noop", "noop", "up", "right", "right",
+                        "down")),
+)}
+
+
+def task_spec(world: str) -> WorldTaskSpec:
+    """The hand-written task data of a bundled world (``KeyError`` names the world)."""
+    try:
+        return TASK_SPECS[world]
+    except KeyError:
+        raise KeyError(f"no task spec for world {world!r}; known: "
+                       f"{', '.join(sorted(TASK_SPECS))}") from None

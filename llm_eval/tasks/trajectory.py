@@ -1,0 +1,92 @@
+"""Playing worlds for task generation and validation: replaying action lists, the random
+agent's action stream, and patches (rectangles) of grids.
+
+The programs are the bundled worlds (``world_spec``) and their change-detection copies
+(``programs/changes/<world>.sexp``), read through ``importlib.resources``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from importlib import resources
+
+from ..worlds import World, world_spec
+from .models import Rect, TaskFileError
+
+__all__ = ["Grid", "make", "make_changed", "changed_program_text", "play", "random_actions",
+           "patch", "same_on", "CHANGES_DIR"]
+
+Grid = list[list[str]]
+CHANGES_DIR = "changes"
+
+
+def make(world: str, seed: int, *, trigger: str = "") -> World:
+    """A reset ``World`` of a bundled program with ``seed``."""
+    w = world_spec(world).make(seed=seed, trigger=trigger)
+    w.reset()
+    return w
+
+
+def changed_program_text(program: str) -> str:
+    """The text of a change-detection program, ``program`` being relative to
+    ``llm_eval/worlds/programs/`` (e.g. ``changes/gravity.sexp``)."""
+    entry = resources.files("llm_eval.worlds").joinpath("programs")
+    for part in program.split("/"):
+        entry = entry.joinpath(part)
+    if ".." in program.split("/") or not entry.is_file():
+        raise TaskFileError(f"hidden.program: no program file {program!r} under "
+                            "llm_eval/worlds/programs/")
+    return entry.read_text(encoding="utf-8")
+
+
+def make_changed(world: str, program: str, seed: int, trigger: str) -> World:
+    """A reset ``World`` running the modified program with the trigger condition."""
+    spec = world_spec(world)
+    w = World(changed_program_text(program), name=f"{world} (changed)",
+              path=f"programs/{program}", seed=seed, trigger=trigger, expected_size=spec.size)
+    w.reset()
+    return w
+
+
+def play(world: World, actions: Iterable[str]) -> list[Grid]:
+    """Grids of the current frame and of the frame after each action (the world steps on)."""
+    grids = [world.frame.to_rows()]
+    for action in actions:
+        frame, *_ = world.step(action)
+        grids.append(frame.to_rows())
+    return grids
+
+
+def random_actions(rng: random.Random, size: int, n: int) -> list[str]:
+    """``n`` actions of the uniform random agent: a kind uniformly among click, left, right,
+    up, down and noop; a click on a uniform cell (the distribution of ``ActionSpace.sample``)."""
+    from ..worlds import ActionSpace
+
+    space = ActionSpace(size)
+    return [str(space.sample(rng)) for _ in range(n)]
+
+
+def patch(grid: Grid, rect: Rect, dx: int = 0, dy: int = 0,
+          fill: str | None = None) -> Grid | None:
+    """The rectangle's cells of ``grid`` (shifted by dx, dy); cells off the grid take
+    ``fill``, or the patch is None when ``fill`` is None."""
+    rows = []
+    n = len(grid)
+    for y in range(rect.y + dy, rect.y + dy + rect.height):
+        row = []
+        for x in range(rect.x + dx, rect.x + dx + rect.width):
+            if 0 <= y < n and 0 <= x < len(grid[y]):
+                row.append(grid[y][x])
+            elif fill is None:
+                return None
+            else:
+                row.append(fill)
+        rows.append(row)
+    return rows
+
+
+def same_on(grid: Grid, goal: Grid, mask: list[list[bool]]) -> bool:
+    """Whether ``grid`` equals ``goal`` on every masked cell."""
+    return all(grid[y][x] == goal[y][x] for y, row in enumerate(mask)
+               for x, m in enumerate(row) if m)
