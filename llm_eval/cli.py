@@ -404,6 +404,10 @@ def build_parser() -> argparse.ArgumentParser:
     render.add_argument("--coordinates", action="store_true",
                         help="png: label columns and rows")
     render.set_defaults(handler=_cmd_render)
+
+    from .tasks.commands import add_tasks_parser  # `tasks generate`, `tasks validate`
+
+    add_tasks_parser(commands)
     return parser
 
 

@@ -115,7 +115,7 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
         plan_mask=((0, 3), (0, 5), (10, 2)),
         cd_trigger="> cases 10",
         cd_change="the sick recover after 3 ticks instead of 6",
-        cd_witness=_rep("noop", 40),
+        cd_witness=_rep("noop", 60),
         mfp_deliberate=("left", "noop", "noop", "down", "noop", "noop", "up", "noop")),
     WorldTaskSpec(
         "platformer",

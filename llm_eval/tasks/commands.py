@@ -1,0 +1,87 @@
+"""The ``llm-eval tasks`` commands: ``generate WORLD [--out DIR]`` writes a world's three task
+files; ``validate [--json] [--quick] [WORLD...]`` runs every validity check on the shipped
+tasks and prints a table per task (or JSON), exiting 1 when any task fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from ..worlds import world_spec
+from .generate import write_world_tasks
+from .store import all_tasks
+from .validate import FULL, QUICK, TaskReport, validate_task
+
+__all__ = ["add_tasks_parser", "format_report", "cmd_generate", "cmd_validate"]
+
+
+def _figures(figures: dict[str, Any]) -> str:
+    return " ".join(f"{k}={v}" for k, v in figures.items())
+
+
+def format_report(report: TaskReport) -> list[str]:
+    """The table of one task: a heading line, then one line per check."""
+    lines = [f"{report.task} ({report.family}): {'PASS' if report.passed else 'FAIL'}"]
+    width = max(len(c.name) for c in report.checks)
+    for c in report.checks:
+        status = "skip" if c.skipped else ("pass" if c.passed else "FAIL")
+        text = _figures(c.figures)
+        if c.detail and not c.passed:
+            text = f"{text}  ({c.detail})" if text else c.detail
+        lines.append(f"  {c.name:<{width}}  {status}  {text}".rstrip())
+    return lines
+
+
+def cmd_generate(args: argparse.Namespace) -> int:
+    world_spec(args.world)  # an unknown name raises UnknownWorldError with "did you mean"
+    for path in write_world_tasks(args.world, args.out):
+        print(path)
+    return 0
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    for name in args.worlds:
+        world_spec(name)
+    effort = QUICK if args.quick else FULL
+    tasks = all_tasks(args.worlds or None)
+    reports = []
+    for task in tasks:
+        report = validate_task(task, effort)
+        reports.append(report)
+        if not args.json:
+            print("\n".join(format_report(report)), flush=True)
+    failed = [r.task for r in reports if not r.passed]
+    if args.json:
+        json.dump([r.to_dict() for r in reports], sys.stdout, indent=1)
+        print()
+    else:
+        print(f"{len(reports)} tasks: {len(reports) - len(failed)} passed, {len(failed)} failed"
+              + (f" ({', '.join(failed)})" if failed else ""))
+    return 1 if failed else 0
+
+
+def add_tasks_parser(commands) -> None:
+    """Register ``tasks generate`` and ``tasks validate`` on the top-level subparsers."""
+    tasks = commands.add_parser("tasks", help="generate and validate WorldTest task files",
+                                description="Generate and validate the WorldTest task files.")
+    sub = tasks.add_subparsers(dest="tasks_command", metavar="COMMAND", required=True)
+    gen = sub.add_parser(
+        "generate", help="build a world's MFP, CD and planning task files",
+        description="Build WORLD's three task files (deterministic) and write them to DIR "
+                    "(default: the shipped task directory).")
+    gen.add_argument("world", metavar="WORLD", help="a bundled world's name")
+    gen.add_argument("--out", metavar="DIR", default=None, help="output directory")
+    gen.set_defaults(handler=cmd_generate)
+    val = sub.add_parser(
+        "validate", help="check every shipped task (WORLDTEST.md 5)",
+        description="Run every validity check on the shipped tasks (of the given WORLDs, or "
+                    "all) and print a table per task; exit 1 when any task fails.")
+    val.add_argument("worlds", metavar="WORLD", nargs="*", help="only these worlds' tasks")
+    val.add_argument("--json", action="store_true",
+                     help="print a JSON list of objects (task, world, family, passed, checks)")
+    val.add_argument("--quick", action="store_true",
+                     help="fewer random rollouts, answers and fuzz runs")
+    val.set_defaults(handler=cmd_validate)

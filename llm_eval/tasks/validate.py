@@ -1,0 +1,295 @@
+"""Task validation: every check of WORLDTEST.md section 5, each a named result with pass or
+fail and its figures.
+
+- every task: ``seed`` (never 0 mod 2**32; a stochastic world behaves differently under
+  another seed).
+- planning: ``witness_reaches_goal``, ``goal_differs_from_initial``, ``random_below_5pct``
+  (the uniform random agent over seeded rollouts of ``horizon`` steps), ``oracle_solves``.
+- MFP: ``trajectory_replays`` (the shown frames are the program's), ``mask_is_dynamic``,
+  ``answer_unique``, ``options_distinct``, ``oracle_answers``, ``random_near_chance``.
+- CD: ``trigger_fires`` (under the witness, within the interaction budget),
+  ``identical_before_trigger`` (witness and fuzz runs), ``change_observable`` (frames differ
+  at most ``MAX_CHANGE_DELAY`` steps after the trigger), ``no_crash`` (seeded random action
+  sequences and a click on every cell, on both programs), ``oracle_detects``.
+
+A check that raises fails with the error's message; the oracle checks are skipped (not
+failed) while ``llm_eval.agents`` has no ``OracleAgent``.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..worlds import world_spec
+from .cd import compare
+from .models import CDTask, MFPTask, PlanningTask
+from .planning import RANDOM_LIMIT, first_success, random_success
+from .trajectory import make, make_changed, patch, play, random_actions
+
+__all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
+           "validate_tasks", "MAX_CHANGE_DELAY"]
+
+MAX_CHANGE_DELAY = 10        # steps from the trigger to the first visible difference
+CHANCE_TOLERANCE = 0.05
+
+
+@dataclass(frozen=True, slots=True)
+class Effort:
+    """How hard validation tries: planning rollouts, MFP random answers, CD fuzz runs."""
+
+    rollouts: int = 200
+    random_answers: int = 1200
+    fuzz_runs: int = 40
+    fuzz_steps: int = 100
+    click_sweep: bool = True
+    oracle: bool = True
+
+
+FULL = Effort()
+QUICK = Effort(rollouts=60, random_answers=600, fuzz_runs=6, fuzz_steps=60)
+
+
+@dataclass(frozen=True, slots=True)
+class Check:
+    name: str
+    passed: bool
+    figures: dict[str, Any] = field(default_factory=dict)
+    detail: str = ""
+    skipped: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "passed": self.passed, "skipped": self.skipped,
+                "figures": self.figures, "detail": self.detail}
+
+
+@dataclass(frozen=True, slots=True)
+class TaskReport:
+    task: str
+    world: str
+    family: str
+    checks: tuple[Check, ...]
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed or c.skipped for c in self.checks)
+
+    def check(self, name: str) -> Check:
+        return next(c for c in self.checks if c.name == name)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"task": self.task, "world": self.world, "family": self.family,
+                "passed": self.passed, "checks": [c.to_dict() for c in self.checks]}
+
+
+def _run(name: str, fn, *args) -> Check:
+    try:
+        return fn(*args)
+    except Exception as exc:  # a broken task must fail its check, never crash validation
+        return Check(name, False, detail=f"{type(exc).__name__}: {exc}")
+
+
+# -- every task -------------------------------------------------------------------------------
+def _task_actions(task) -> list[str]:
+    if isinstance(task, MFPTask):
+        return list(task.public.actions)
+    return list(task.hidden.witness)
+
+
+def check_seed(task) -> Check:
+    if task.seed % 2 ** 32 == 0:
+        return Check("seed", False, {"seed": task.seed}, "seed is 0 mod 2**32")
+    if not world_spec(task.world).stochastic:
+        return Check("seed", True, {"seed": task.seed, "stochastic": False})
+    actions = _task_actions(task) + ["noop"] * 100
+    ours = play(make(task.world, task.seed), actions)
+    other = play(make(task.world, task.seed + 1), actions)
+    differs = next((t for t, (a, b) in enumerate(zip(ours, other)) if a != b), None)
+    return Check("seed", differs is not None,
+                 {"seed": task.seed, "stochastic": True, "other_seed_differs_at": differs},
+                 "" if differs is not None else "another seed gives the same frames")
+
+
+# -- planning ---------------------------------------------------------------------------------
+def check_witness_reaches_goal(task: PlanningTask) -> Check:
+    p = task.public
+    reached = first_success(play(make(task.world, task.seed), task.hidden.witness), p.goal,
+                            p.mask)
+    ok = reached is not None and reached <= p.horizon
+    return Check("witness_reaches_goal", ok,
+                 {"witness": len(task.hidden.witness), "reached_at": reached,
+                  "horizon": p.horizon},
+                 "" if ok else "the witness does not reach the goal within the horizon")
+
+
+def check_goal_differs(task: PlanningTask) -> Check:
+    initial = make(task.world, task.seed).frame.grid
+    cells = [(x, y) for y, row in enumerate(task.public.mask) for x, m in enumerate(row) if m]
+    differ = sum(initial[y][x] != task.public.goal[y][x] for x, y in cells)
+    return Check("goal_differs_from_initial", differ > 0,
+                 {"masked_cells": len(cells), "differing": differ},
+                 "" if differ else "the initial frame already matches the goal")
+
+
+def check_random_planning(task: PlanningTask, effort: Effort) -> Check:
+    wins = random_success(task, effort.rollouts)
+    rate = wins / effort.rollouts
+    return Check("random_below_5pct", rate < RANDOM_LIMIT,
+                 {"successes": wins, "rollouts": effort.rollouts, "rate": round(rate, 4),
+                  "horizon": task.public.horizon},
+                 "" if rate < RANDOM_LIMIT else "random play reaches the goal too often")
+
+
+# -- MFP --------------------------------------------------------------------------------------
+def _true_patch(task: MFPTask):
+    grids = play(make(task.world, task.seed), task.public.actions)
+    return grids, patch(grids[-1], task.public.mask)
+
+
+def check_trajectory(task: MFPTask) -> Check:
+    grids, _ = _true_patch(task)
+    bad = [t for t, (shown, real) in enumerate(zip(task.public.frames, grids))
+           if any(c is not None and c != real[y][x] for y, row in enumerate(shown)
+                  for x, c in enumerate(row))]
+    return Check("trajectory_replays", not bad, {"frames": len(grids), "mismatched": bad[:5]},
+                 "" if not bad else "shown frames differ from the program's frames")
+
+
+def check_mask_dynamic(task: MFPTask) -> Check:
+    grids, truth = _true_patch(task)
+    before = patch(grids[task.public.masked_from - 1], task.public.mask)
+    distinct = len({str(patch(g, task.public.mask)) for g in grids})
+    ok = truth != before and distinct > 1
+    return Check("mask_is_dynamic", ok, {"distinct_patches": distinct},
+                 "" if ok else "the hidden patch equals the last shown one")
+
+
+def check_answer_unique(task: MFPTask) -> Check:
+    _, truth = _true_patch(task)
+    equal = [i for i, o in enumerate(task.public.options) if o == truth]
+    ok = equal == [task.hidden.answer]
+    return Check("answer_unique", ok, {"answer": task.hidden.answer, "equal_to_truth": equal},
+                 "" if ok else "the answer is not the only option equal to the true patch")
+
+
+def check_options_distinct(task: MFPTask) -> Check:
+    opts = [str(o) for o in task.public.options]
+    ok = len(set(opts)) == len(opts)
+    return Check("options_distinct", ok, {"distinct": len(set(opts)), "options": len(opts)},
+                 "" if ok else "two options are the same patch")
+
+
+def check_random_mfp(task: MFPTask, effort: Effort) -> Check:
+    _, truth = _true_patch(task)
+    rng = random.Random(4242)
+    wins = sum(task.public.options[rng.randrange(6)] == truth
+               for _ in range(effort.random_answers))
+    rate = wins / effort.random_answers
+    ok = abs(rate - 1 / 6) <= CHANCE_TOLERANCE
+    return Check("random_near_chance", ok,
+                 {"rate": round(rate, 4), "answers": effort.random_answers, "chance": 0.1667},
+                 "" if ok else "random answers are not near 1/6")
+
+
+# -- CD ---------------------------------------------------------------------------------------
+def check_trigger(task: CDTask) -> Check:
+    c = compare(task, task.hidden.witness)
+    budget = task.budgets.interaction_steps
+    ok = c.trigger_step is not None and c.trigger_step <= budget \
+        and len(task.hidden.witness) <= budget
+    return Check("trigger_fires", ok,
+                 {"trigger_step": c.trigger_step, "witness": len(task.hidden.witness),
+                  "budget": budget},
+                 "" if ok else "the trigger does not fire within the budget under the witness")
+
+
+def _fuzz_sequences(task: CDTask, effort: Effort) -> list[list[str]]:
+    size = world_spec(task.world).size
+    runs = [random_actions(random.Random(7000 + i), size, effort.fuzz_steps)
+            for i in range(effort.fuzz_runs)]
+    if effort.click_sweep:
+        runs.append([f"click {x} {y}" for y in range(size) for x in range(size)])
+    return runs
+
+
+def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
+    w = compare(task, task.hidden.witness)
+    early = [] if not w.differs_before_trigger else ["witness"]
+    crashes: list[str] = []
+    sequences = _fuzz_sequences(task, effort)
+    for i, actions in enumerate(sequences):
+        try:
+            c = compare(task, actions)   # steps both programs in lock-step
+        except Exception as exc:
+            crashes.append(f"run {i}: {type(exc).__name__}: {exc}")
+            continue
+        if c.differs_before_trigger:
+            early.append(f"run {i}")
+    delay = None if w.trigger_step is None or w.first_difference is None \
+        else w.first_difference - w.trigger_step
+    observable = delay is not None and 0 <= delay <= MAX_CHANGE_DELAY
+    runs = len(sequences)
+    return [
+        Check("identical_before_trigger", not early,
+              {"runs": runs + 1, "differ_early": early[:5]},
+              "" if not early else "frames differ from the original before the trigger"),
+        Check("change_observable", observable,
+              {"trigger_step": w.trigger_step, "first_difference": w.first_difference,
+               "delay": delay, "max_delay": MAX_CHANGE_DELAY},
+              "" if observable else "no visible difference soon after the trigger"),
+        Check("no_crash", not crashes,
+              {"runs": runs, "steps": sum(len(a) for a in sequences),
+               "crashes": len(crashes)}, "; ".join(crashes[:3])),
+    ]
+
+
+def check_modified_loads(task: CDTask) -> Check:
+    make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    return Check("modified_program_loads", True, {"program": task.hidden.program})
+
+
+# -- oracle -----------------------------------------------------------------------------------
+def check_oracle(task) -> Check:
+    name = {"mfp": "oracle_answers", "planning": "oracle_solves", "cd": "oracle_detects"}[
+        task.family]
+    try:
+        from ..agents import OracleAgent
+        from ..worldtest import run_episode
+    except ImportError as exc:
+        return Check(name, False, detail=f"oracle agent not available ({exc})", skipped=True)
+    result = run_episode(task, OracleAgent(task))
+    ok = result.raw_reward > 0 if task.family == "cd" else result.score == 1.0
+    return Check(name, ok, {"score": result.score, "raw_reward": result.raw_reward,
+                            "test_steps": result.test.steps},
+                 "" if ok else "the oracle agent fails the task")
+
+
+# -- driver -----------------------------------------------------------------------------------
+def validate_task(task, effort: Effort = FULL) -> TaskReport:
+    """Run every check of the task's family."""
+    checks = [_run("seed", check_seed, task)]
+    if isinstance(task, PlanningTask):
+        checks += [_run("witness_reaches_goal", check_witness_reaches_goal, task),
+                   _run("goal_differs_from_initial", check_goal_differs, task),
+                   _run("random_below_5pct", check_random_planning, task, effort)]
+    elif isinstance(task, MFPTask):
+        checks += [_run("trajectory_replays", check_trajectory, task),
+                   _run("mask_is_dynamic", check_mask_dynamic, task),
+                   _run("answer_unique", check_answer_unique, task),
+                   _run("options_distinct", check_options_distinct, task),
+                   _run("random_near_chance", check_random_mfp, task, effort)]
+    elif isinstance(task, CDTask):
+        checks += [_run("modified_program_loads", check_modified_loads, task),
+                   _run("trigger_fires", check_trigger, task)]
+        try:
+            checks += check_before_and_after(task, effort)
+        except Exception as exc:
+            checks.append(Check("change_observable", False, detail=f"{type(exc).__name__}: {exc}"))
+    if effort.oracle:
+        checks.append(_run("oracle", check_oracle, task))
+    return TaskReport(task.id, task.world, task.family, tuple(checks))
+
+
+def validate_tasks(tasks, effort: Effort = FULL) -> list[TaskReport]:
+    return [validate_task(t, effort) for t in tasks]
