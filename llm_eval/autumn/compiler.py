@@ -53,11 +53,25 @@ class Compiler:
         # name -> the lambda of its top-level definition, for inlining at call sites; the
         # generated code checks at run time that the name still holds that lambda
         self.lambda_defs: dict[str, S.Lambda] = {}
+        self._token: frozenset | None = None
         self.type_names = type_names | TYPE_NAMES  # names that may denote a type at run time
         # Names that some scope other than the global table may bind (parameters, let
         # locals, fields, names copied into cell snapshots). Every other name can only ever
         # be a global, so its lookup goes straight to the global table.
         self.local_names = local_names
+
+    def fuse_token(self) -> frozenset:
+        """What generated code depends on besides its node (names that may be local, type
+        names, top-level lambdas): equal tokens may share generated code."""
+        if self._token is None:
+            self._token = frozenset((*(("local", n) for n in self.local_names),
+                                     *(("type", n) for n in self.type_names),
+                                     *self.lambda_defs.items()))
+        return self._token
+
+    def names_changed(self) -> None:
+        """``local_names`` grew (an evaluated expression may bind more names)."""
+        self._token = None
 
     def compile(self, node: S.Node) -> Closure:
         if self.fusion:

@@ -96,7 +96,22 @@ def _inlinable(node: S.Node, comp: "Compiler") -> bool:
 
 def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
     """One generated function for ``node``'s fusible tree, or None if fusing gains nothing."""
-    if not isinstance(node, _ROOTS) or _size(node, comp) < 2:
+    if not isinstance(node, _ROOTS):
+        return None
+    key = (node, comp.fuse_token())
+    cached = _FUSED.get(key)
+    if cached is not None:
+        if cached is _NOT_FUSED:
+            return None
+        code, fname, recipes = cached
+        glob = _base_globals(comp.rt)
+        for name, recipe in recipes:
+            glob[name] = _build(recipe, comp)
+        return types.FunctionType(code, glob, fname)
+    if len(_FUSED) > _FUSED_MAX:
+        _FUSED.clear()
+    if _size(node, comp) < 2:
+        _FUSED[key] = _NOT_FUSED
         return None
     gen = _Generator(comp)
     result = gen.expr(node)
@@ -110,7 +125,28 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         module = compile(source, "<autumn-fused>", "exec")
         code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
         _CODE_CACHE[source] = code
+    _FUSED[key] = (code, fname, tuple(gen.recipes))
     return types.FunctionType(code, gen.globals, fname)
+
+
+# (node, compiler token) -> (code, function name, recipes of its globals): a reload of the
+# same program (every reset) rebuilds only the globals, never the code
+_FUSED: dict = {}
+_FUSED_MAX = 50_000
+_NOT_FUSED = object()
+
+
+def _build(recipe: tuple, comp: "Compiler"):
+    kind = recipe[0]
+    if kind == "value":
+        return recipe[1]
+    if kind == "closure":
+        return comp.compile_closure(recipe[1])
+    if kind == "flag":
+        return comp.rt.fast_flags.setdefault(recipe[1], [True])
+    if kind == "builtin":
+        return comp.rt.G.vars.get(recipe[1])
+    return recipe[1](comp.rt, *recipe[2])
 
 
 class _Generator:
@@ -124,17 +160,9 @@ class _Generator:
         self.temps = 0
         self.consts: dict[tuple, str] = {}
         self.frames: list[_Inlined | _Let] = []
-        self.globals: dict = {
-            "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref, "rt": rt, "int": int,
-            "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList, "LambdaV": LambdaV,
-            "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
-            "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
-            "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
-            "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
-            "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
-            "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
-            "COUNT_CALLS": rt.count_calls, "APPENDED": _appended(), "INFER_TAG": infer_tag,
-        }
+        self.recipes: list[tuple[str, tuple]] = []   # how to rebuild each o/c global
+        self.globals: dict = _base_globals(rt)
+
 
     # -- emission helpers ---------------------------------------------------------------------
     def line(self, text: str) -> None:
@@ -152,16 +180,37 @@ class _Generator:
             name = f"c{len(self.consts)}"
             self.consts[key] = name
             self.globals[name] = value
+            self.recipes.append((name, ("value", value)))
         return name
 
     def obj(self, value) -> str:
-        """A global for an object that is not a scalar (closures, nodes, flags)."""
+        """A global for a value that is the same for every load (nodes, node-made helpers)."""
+        return self._global(value, ("value", value))
+
+    def closure(self, node: S.Node) -> str:
+        """A global holding ``node`` compiled for this load."""
+        return self._global(self.comp.compile_closure(node), ("closure", node))
+
+    def flag(self, name: str) -> str:
+        """The load's 'still only a global' flag of ``name``."""
+        return self._global(self.comp.rt.fast_flags.setdefault(name, [True]), ("flag", name))
+
+    def builtin(self, name: str) -> str:
+        """The builtin bound to ``name`` when the code was compiled (compared by identity)."""
+        return self._global(self.comp.rt.G.vars.get(name), ("builtin", name))
+
+    def rt_value(self, factory, *args) -> str:
+        """A helper made for this load's runtime: ``factory(rt, *args)``."""
+        return self._global(factory(self.comp.rt, *args), ("rt", factory, args))
+
+    def _global(self, value, recipe: tuple) -> str:
         name = f"o{len(self.globals)}"
         self.globals[name] = value
+        self.recipes.append((name, recipe))
         return name
 
     def leaf(self, node: S.Node) -> str:
-        f = self.obj(self.comp.compile_closure(node))
+        f = self.closure(node)
         t = self.temp()
         self.line(f"{t} = {f}({self.env()})")
         self.after_call()
@@ -225,7 +274,7 @@ class _Generator:
     def var(self, node: S.Var) -> str:
         comp = self.comp
         name = self.const(node.name)
-        walk = self.obj(comp.compile_closure(node))
+        walk = self.closure(node)
         t = self.temp()
         if node.name in comp.local_names:
             # the scope chain, innermost first: inlined bodies' parameters (known here),
@@ -245,7 +294,7 @@ class _Generator:
                 value = f"({table}[{name}] if {name} in {table} else {value})"
             self.line(f"{t} = {value}")
         else:
-            flag = self.obj(comp.rt.fast_flags.setdefault(node.name, [True]))
+            flag = self.flag(node.name)
             self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else "
                       f"{walk}({self.real_env()})")
         return t
@@ -313,7 +362,7 @@ class _Generator:
         if _is_bool_valued(node):
             return v
         v = self.temp_of(v)
-        call0 = self.raiser(_call0(self.comp.rt, parent))
+        call0 = self.rt_value(_call0, parent)
         self.line(f"if isinstance({v}, FUNCS):")
         self.indent += 1
         self.line(f"{v} = {call0}({v}, {self.env()})")
@@ -494,8 +543,8 @@ class _Generator:
         comp = self.comp
         fname = node.fn.name
         n = len(node.args)
-        callee = self.obj(comp.compile_closure(node.fn))
-        flag = self.obj(comp.rt.fast_flags.setdefault(fname, [True]))
+        callee = self.closure(node.fn)
+        flag = self.flag(fname)
         name = self.const(fname)
         f, c, t = self.temp(), self.temp(), self.temp()
         line = "None" if node.line is None else int(node.line)
@@ -547,7 +596,7 @@ class _Generator:
                 else:
                     lam_node = None
             if type(lam_node) is S.Lambda and self.inlinable_lambda(lam_node, 1):
-                self.line(f"{first} {f} is {self.obj(comp.rt.G.vars.get(fname))} and "
+                self.line(f"{first} {f} is {self.builtin(fname)} and "
                           f"{args[lpos]}.__class__ is AList{guard}:")
                 self.indent += 1
                 self.list_loop(kind, lam_node, args[lpos], t)
@@ -588,6 +637,21 @@ class _Generator:
         self.line("except AutumnError as e:")
         self.line(f"    raise e.locate({line}, {col})")
         return t
+
+
+def _base_globals(rt) -> dict:
+    """The globals every generated function of one load shares."""
+    return {
+        "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref,
+        "rt": rt, "int": int, "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList, "LambdaV": LambdaV,
+        "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
+        "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
+        "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
+        "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
+        "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
+        "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
+        "COUNT_CALLS": rt.count_calls, "APPENDED": _appended(), "INFER_TAG": infer_tag,
+    }
 
 
 class _Let:

@@ -14,6 +14,7 @@ from importlib import resources
 
 from ..errors import (AutumnError, AutumnInternalError, AutumnLimitError, AutumnRuntimeError,
                       AutumnSeedError)
+from . import state as _state
 from . import syntax as S
 from .builtins import install_builtins
 from .compiler import Compiler
@@ -318,6 +319,7 @@ class Interpreter:
                 # Code compiled earlier assumed this name is only ever a global; this
                 # expression may bind it locally, so those lookups walk the scopes from now.
                 rt.compiler.local_names.add(name)
+                rt.compiler.names_changed()
                 rt.fast_flags.setdefault(name, [True])[0] = False
             rt.start_budget()
             return rt.compiler.compile(node)(rt.G)
@@ -344,6 +346,19 @@ class Interpreter:
 
     def coverage(self) -> Coverage:
         return Coverage(self._loaded().handlers)
+
+    # -- saving and restoring states (searches, repeated rollouts) ----------------------------
+    def snapshot(self):
+        """The whole state of the running program, to ``restore`` later (any number of times)."""
+        return _state.save(self)
+
+    def restore(self, saved) -> None:
+        """Go back to a state saved from this interpreter by ``snapshot``."""
+        _state.restore(self, saved)
+
+    def state_key(self) -> tuple:
+        """A hashable fingerprint of the state: equal keys give equal futures."""
+        return _state.state_key(self)
 
     def restore_environment(self, *args) -> None:
         raise AutumnRuntimeError("restore_environment is not supported (it crashes the "

@@ -56,6 +56,17 @@ class RuleCoverage:
         return self.covered / self.total if self.total else 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class WorldSnapshot:
+    """A saved World state (see ``World.snapshot``)."""
+
+    interpreter: Interpreter
+    state: object
+    frame: Frame
+    previous: Frame | None
+    steps: int
+
+
 class World:
     """One Autumn program as an environment; see the module docstring for the contract."""
 
@@ -209,6 +220,27 @@ class World:
         clauses = self._require_reset().coverage().clauses
         fired = tuple(bool(c[3]) for c in clauses)
         return RuleCoverage(sum(fired), len(fired), fired, tuple(c[1] for c in clauses))
+
+    # -- saving and restoring (searches and rollouts; agents never get these) ----------------------
+    def snapshot(self) -> "WorldSnapshot":
+        """The world's whole state (program state, frame, step count), to ``restore`` later."""
+        interpreter = self._require_reset()
+        return WorldSnapshot(interpreter, interpreter.snapshot(), self._frame, self._previous,
+                             self._steps)
+
+    def restore(self, saved: "WorldSnapshot") -> Frame:
+        """Go back to a saved state (also after a reset); returns its frame. Reset and
+        invalid-action counts are not rewound."""
+        if self._closed:
+            raise WorldStateError(f"world {self.name!r} is closed")
+        saved.interpreter.restore(saved.state)
+        self._interpreter = saved.interpreter
+        self._frame, self._previous, self._steps = saved.frame, saved.previous, saved.steps
+        return saved.frame
+
+    def state_key(self) -> tuple:
+        """A hashable fingerprint of the program state (equal keys, equal futures)."""
+        return self._require_reset().state_key()
 
     def _require_reset(self) -> Interpreter:
         if self._closed:
