@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..worlds import world_spec
-from .cd import compare
+from .cd import Comparison, compare
 from .models import CDTask, MFPTask, PlanningTask
 from .planning import RANDOM_LIMIT, first_success, random_success
 from .trajectory import make, make_changed, patch, play, random_actions
@@ -214,9 +214,13 @@ def _fuzz_sequences(task: CDTask, effort: Effort) -> list[list[str]]:
 
 
 def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
-    w = compare(task, task.hidden.witness)
-    early = [] if not w.differs_before_trigger else ["witness"]
     crashes: list[str] = []
+    try:
+        w = compare(task, task.hidden.witness)
+    except Exception as exc:
+        crashes.append(f"witness: {type(exc).__name__}: {exc}")
+        w = Comparison(None, None, 0)
+    early = [] if not w.differs_before_trigger else ["witness"]
     sequences = _fuzz_sequences(task, effort)
     for i, actions in enumerate(sequences):
         try:
@@ -284,8 +288,8 @@ def validate_task(task, effort: Effort = FULL) -> TaskReport:
                    _run("trigger_fires", check_trigger, task)]
         try:
             checks += check_before_and_after(task, effort)
-        except Exception as exc:
-            checks.append(Check("change_observable", False, detail=f"{type(exc).__name__}: {exc}"))
+        except Exception as exc:   # e.g. the modified program cannot be read
+            checks.append(Check("no_crash", False, detail=f"{type(exc).__name__}: {exc}"))
     if effort.oracle:
         checks.append(_run("oracle", check_oracle, task))
     return TaskReport(task.id, task.world, task.family, tuple(checks))

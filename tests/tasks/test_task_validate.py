@@ -1,0 +1,151 @@
+"""Validation: every shipped task passes every check, and each check fails on a task broken
+in the way it guards against."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from llm_eval.cli import main
+from llm_eval.tasks import all_tasks, load_task
+from llm_eval.tasks import trajectory
+from llm_eval.tasks.validate import QUICK, Effort, validate_task
+from llm_eval.worlds import world_spec
+
+NO_ORACLE = Effort(rollouts=60, random_answers=600, fuzz_runs=4, fuzz_steps=50, oracle=False)
+
+
+@pytest.mark.parametrize("task", all_tasks(), ids=lambda t: t.id)
+def test_every_shipped_task_passes(task):
+    report = validate_task(task, QUICK)
+    failed = [(c.name, c.detail, c.figures) for c in report.checks if not (c.passed or c.skipped)]
+    assert report.passed, failed
+
+
+def _replace(task, **public_or_hidden):
+    half, values = next(iter(public_or_hidden.items()))
+    part = getattr(task, half).model_copy(update=values)
+    return task.model_copy(update={half: part})
+
+
+def _failed(task, effort=NO_ORACLE):
+    return {c.name for c in validate_task(task, effort).checks if not c.passed and not c.skipped}
+
+
+def test_wrong_mfp_answer_fails():
+    task = load_task("gravity", "mfp")
+    wrong = (task.hidden.answer + 1) % 6
+    assert _failed(_replace(task, hidden={"answer": wrong})) == {"answer_unique"}
+
+
+def test_duplicate_mfp_options_fail():
+    task = load_task("easel", "mfp")
+    options = [list(map(list, o)) for o in task.public.options]
+    other = (task.hidden.answer + 1) % 6
+    options[other] = options[(task.hidden.answer + 2) % 6]
+    assert _failed(_replace(task, public={"options": options})) == {"options_distinct"}
+    options[other] = options[task.hidden.answer]           # a second copy of the truth
+    assert {"options_distinct", "answer_unique", "random_near_chance"} <= _failed(
+        _replace(task, public={"options": options}))
+
+
+def test_tampered_mfp_trajectory_fails():
+    task = load_task("magnets", "mfp")
+    frames = [list(map(list, f)) for f in task.public.frames]
+    frames[3][0][0] = "pink" if frames[3][0][0] != "pink" else "gray"
+    assert "trajectory_replays" in _failed(_replace(task, public={"frames": frames}))
+
+
+def test_unreachable_planning_goal_fails():
+    task = load_task("easel", "planning")
+    goal = [list(r) for r in task.public.goal]
+    goal[4][4] = "teal"                                     # no paint mixes to teal
+    assert _failed(_replace(task, public={"goal": goal})) == {"witness_reaches_goal"}
+
+
+def test_planning_goal_random_play_reaches_fails():
+    task = load_task("easel", "planning")
+    n = len(task.public.goal)
+    mask = [[(x, y) == (9, 9) for x in range(n)] for y in range(n)]   # the colour lamp only
+    goal = [list(r) for r in task.public.goal]
+    goal[9][9] = "yellow"                    # the witness's first click picks yellow too
+    assert _failed(_replace(task, public={"mask": mask, "goal": goal})) == {"random_below_5pct"}
+
+
+def test_goal_equal_to_initial_fails():
+    task = load_task("warehouse", "planning")
+    initial = trajectory.make("warehouse", task.seed).frame.to_rows()
+    assert "goal_differs_from_initial" in _failed(_replace(task, public={"goal": initial}))
+
+
+def _patched_program(monkeypatch, world, old, new):
+    original = trajectory.changed_program_text
+
+    def fake(program):
+        text = original(program)
+        assert text.count(old) == 1
+        return text.replace(old, new)
+
+    monkeypatch.setattr(trajectory, "changed_program_text", fake)
+
+
+def test_cd_program_that_differs_before_the_trigger_fails(monkeypatch):
+    _patched_program(monkeypatch, "gravity", "(if changed then 2 else 1))))",
+                     "(if changed then 2 else 2))))")
+    task = load_task("gravity", "cd")
+    assert "identical_before_trigger" in _failed(task)
+
+
+def test_cd_change_never_seen_fails(monkeypatch):
+    _patched_program(monkeypatch, "easel", '(if changed then "pink" else "purple")',
+                     '"purple"')
+    assert _failed(load_task("easel", "cd")) == {"change_observable"}
+
+
+def test_cd_trigger_that_never_fires_fails():
+    task = load_task("warehouse", "cd")
+    never = _replace(task, hidden={"trigger": "> pushes 1000"})
+    assert {"trigger_fires", "change_observable"} <= _failed(never)
+
+
+def test_cd_program_that_crashes_on_a_click_fails(monkeypatch):
+    _patched_program(monkeypatch, "easel", "(on left (= tone", "(on (clicked) (= tone (/ 1 0)))\n  (on left (= tone")
+    failed = _failed(load_task("easel", "cd"))
+    assert "no_crash" in failed
+
+
+def test_missing_cd_program_fails_without_a_traceback():
+    task = _replace(load_task("easel", "cd"), hidden={"program": "changes/nowhere.sexp"})
+    report = validate_task(task, NO_ORACLE)
+    assert not report.passed
+    assert "changes/nowhere.sexp" in report.check("modified_program_loads").detail
+
+
+def test_stochastic_seed_check_reports_the_other_seed():
+    task = load_task("hunters", "planning")
+    check = validate_task(task, NO_ORACLE).check("seed")
+    assert world_spec("hunters").stochastic and check.passed
+    assert check.figures["other_seed_differs_at"] is not None
+
+
+def test_cli_validate_json_and_table(capsys):
+    assert main(["tasks", "validate", "--json", "--quick", "warehouse"]) == 0
+    reports = json.loads(capsys.readouterr().out)
+    assert [r["task"] for r in reports] == ["warehouse-mfp", "warehouse-cd",
+                                             "warehouse-planning"]
+    for r in reports:
+        assert {"task", "world", "family", "passed", "checks"} <= set(r) and r["passed"]
+        assert all({"name", "passed", "figures"} <= set(c) for c in r["checks"])
+    assert main(["tasks", "validate", "--quick", "easel"]) == 0
+    out = capsys.readouterr().out
+    assert "easel-planning (planning): PASS" in out and "random_below_5pct" in out
+    assert "3 tasks: 3 passed, 0 failed" in out
+
+
+def test_cli_generate(tmp_path, capsys):
+    assert main(["tasks", "generate", "easel", "--out", str(tmp_path)]) == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "easel-cd.json", "easel-mfp.json", "easel-planning.json"]
+    assert main(["tasks", "generate", "easle"]) == 1
+    assert "did you mean 'easel'" in capsys.readouterr().err
