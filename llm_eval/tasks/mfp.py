@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import zlib
+from collections import Counter
 
 from .models import MFPHidden, MFPPublic, MFPTask, Rect
 from .specs import WorldTaskSpec
@@ -81,8 +82,12 @@ def distractors(spec: WorldTaskSpec, actions: list[str], grids: list[Grid],
         if shifted is not None:
             out["shift"].append((shifted, f"content shifted {name} by one cell"))
     truth = patch(grids[-1], rect)
-    colours = sorted({c for g in grids for row in g for c in row})
-    for (cx, cy) in rect.cells():
+    counts = Counter(c for g in grids for row in g for c in row)
+    background = counts.most_common(1)[0][0]
+    colours = sorted(counts, key=lambda c: (-counts[c], c))
+    # recolour the cells that show something first (an object's cell recoloured or missing)
+    cells = sorted(rect.cells(), key=lambda q: truth[q[1] - rect.y][q[0] - rect.x] == background)
+    for (cx, cy) in cells:
         here = truth[cy - rect.y][cx - rect.x]
         for colour in colours:
             if colour != here:

@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable
 from importlib import resources
 
-from ..worlds import World, world_spec
+from ..worlds import ActionSpace, World, world_spec
 from .models import Rect, TaskFileError
 
 __all__ = ["Grid", "make", "make_changed", "changed_program_text", "play", "random_actions",
@@ -61,8 +61,6 @@ def play(world: World, actions: Iterable[str]) -> list[Grid]:
 def random_actions(rng: random.Random, size: int, n: int) -> list[str]:
     """``n`` actions of the uniform random agent: a kind uniformly among click, left, right,
     up, down and noop; a click on a uniform cell (the distribution of ``ActionSpace.sample``)."""
-    from ..worlds import ActionSpace
-
     space = ActionSpace(size)
     return [str(space.sample(rng)) for _ in range(n)]
 
