@@ -161,12 +161,25 @@ class _Generator:
         self.consts: dict[tuple, str] = {}
         self.frames: list[_Inlined | _Let] = []
         self.recipes: list[tuple[str, tuple]] = []   # how to rebuild each o/c global
+        # temporaries known to hold ints at this point of the code (checked or computed), so
+        # their type checks are not repeated; blocks restore what held before them
+        self.known_int: set[str] = set()
+        self.facts: list[set[str]] = []
         self.globals: dict = _base_globals(rt)
 
 
     # -- emission helpers ---------------------------------------------------------------------
     def line(self, text: str) -> None:
         self.lines.append("    " * self.indent + text)
+
+    def open_block(self) -> None:
+        """Start an indented block: what it learns about types holds only inside it."""
+        self.indent += 1
+        self.facts.append(set(self.known_int))
+
+    def close_block(self) -> None:
+        self.indent -= 1
+        self.known_int = self.facts.pop()
 
     def temp(self) -> str:
         self.temps += 1
@@ -313,6 +326,8 @@ class _Generator:
     def bin(self, node: S.Bin) -> str:
         op = node.op
         a = self.temp_of(self.expr(node.left))
+        if type(node.left) is S.Num:
+            self.known_int.add(a)
         b = self.expr(node.right)
         t = self.temp()
         if op in ("==", "!="):
@@ -334,15 +349,18 @@ class _Generator:
             raise _err(f"'{_spelling}' needs two Numbers, got a {_kind(bad)}", _node)
         err = self.raiser(numbers)
         const_right = type(node.right) is S.Num
-        if const_right:
-            self.line(f"if {a}.__class__ is not int: {err}({a}, {b})")
-        else:
+        if not const_right:
             b = self.temp_of(b)
-            self.line(f"if {a}.__class__ is not int or {b}.__class__ is not int: "
-                      f"{err}({a}, {b})")
+        unknown = [v for v in (a, b) if v not in self.known_int
+                   and not (v is b and const_right)]
+        if unknown:
+            test = " or ".join(f"{v}.__class__ is not int" for v in unknown)
+            self.line(f"if {test}: {err}({a}, {b})")
+            self.known_int.update(unknown)
         if op in _ARITH:
             self.line(f"{t} = {a} {_ARITH[op]} {b}")
             self.line(f"if not {INT_MIN} <= {t} <= {INT_MAX}: {t} = wrap32({t})")
+            self.known_int.add(t)
         elif op in _CMP:
             self.line(f"{t} = {a} {_CMP[op]} {b}")
         else:
@@ -364,46 +382,46 @@ class _Generator:
         v = self.temp_of(v)
         call0 = self.rt_value(_call0, parent)
         self.line(f"if isinstance({v}, FUNCS):")
-        self.indent += 1
+        self.open_block()
         self.line(f"{v} = {call0}({v}, {self.env()})")
         self.after_call()
-        self.indent -= 1
+        self.close_block()
         return f"(not ({v} is False or ({v}.__class__ is AList and not {v})))"
 
     def logic(self, node: S.Logic) -> str:
         t = self.temp()
         lv = self.logic_operand(node.left, node)
         self.line(f"if {lv}:")
-        self.indent += 1
+        self.open_block()
         if node.is_or:
             self.line(f"{t} = True")
         else:
             rv = self.logic_operand(node.right, node)
             self.line(f"{t} = {rv}")
-        self.indent -= 1
+        self.close_block()
         self.line("else:")
-        self.indent += 1
+        self.open_block()
         if node.is_or:
             rv = self.logic_operand(node.right, node)
             self.line(f"{t} = {rv}")
         else:
             self.line(f"{t} = False")
-        self.indent -= 1
+        self.close_block()
         return t
 
     def if_(self, node: S.If) -> str:
         t = self.temp()
         c = self.truth(node.cond)
         self.line(f"if {c}:")
-        self.indent += 1
+        self.open_block()
         v = self.expr(node.then)
         self.line(f"{t} = {v}")
-        self.indent -= 1
+        self.close_block()
         self.line("else:")
-        self.indent += 1
+        self.open_block()
         v = self.expr(node.other)
         self.line(f"{t} = {v}")
-        self.indent -= 1
+        self.close_block()
         return t
 
     def unary(self, node: S.Unary) -> str:
@@ -421,8 +439,11 @@ class _Generator:
             self.line(f"if {v}.__class__ is not bool: {err}({v})")
             self.line(f"{t} = not {v}")
         else:
-            self.line(f"if {v}.__class__ is not int: {err}({v})")
+            if v not in self.known_int:
+                self.line(f"if {v}.__class__ is not int: {err}({v})")
+                self.known_int.add(v)
             self.line(f"{t} = wrap32(-{v})" if op == "-" else f"{t} = {v}")
+            self.known_int.add(t)
         return t
 
     def field(self, node: S.Field) -> str:
@@ -477,6 +498,10 @@ class _Generator:
         for fr in self.frames:
             if fr.__class__ is _Inlined:
                 for p, t in fr.params.items():
+                    # reloaded: nothing is known of it any more, here or after this block
+                    self.known_int.discard(t)
+                    for facts in self.facts:
+                        facts.discard(t)
                     self.line(f"if {fr.scope} is not None: {t} = {fr.scope}.vars[{self.const(p)}]")
 
     def inline_target(self, fname: str, n: int) -> S.Lambda | None:
@@ -502,7 +527,7 @@ class _Generator:
         self.line(f"COUNT_CALLS(len({xs}))")
         self.line(f"{out} = []" if kind != "any" else f"{t} = False")
         self.line(f"for {x} in {xs}:")
-        self.indent += 1
+        self.open_block()
         v = self.inline_body("<lambda>", lam, [x])
         truth = f"not ({v} is False or ({v}.__class__ is AList and not {v}))"
         if kind == "map":
@@ -515,7 +540,7 @@ class _Generator:
             self.line(f"if {truth}:")
             self.line(f"    {t} = True")
             self.line("    break")
-        self.indent -= 1
+        self.close_block()
         if kind == "any":
             return
         if kind == "map":
@@ -555,13 +580,13 @@ class _Generator:
             self.line(f"{f} = g.get({name}) if {flag}[0] else None")
             self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
         self.line("try:")
-        self.indent += 1
+        self.open_block()
         prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
         if prev_name is not None:
             # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
             self.line(f"if {f} is PREV: {t} = PREV_BY_NAME({self.const(prev_name)})")
             self.line("else:")
-            self.indent += 1
+            self.open_block()
         args = [self.expr(a) for a in node.args]
         arglist = ", ".join(args)
         self.line(f"{c} = {f}.__class__")
@@ -598,42 +623,42 @@ class _Generator:
             if type(lam_node) is S.Lambda and self.inlinable_lambda(lam_node, 1):
                 self.line(f"{first} {f} is {self.builtin(fname)} and "
                           f"{args[lpos]}.__class__ is AList{guard}:")
-                self.indent += 1
+                self.open_block()
                 self.list_loop(kind, lam_node, args[lpos], t)
-                self.indent -= 1
+                self.close_block()
                 first = "elif"
         lam = None if fname == "Position" else self.inline_target(fname, n)
         if lam is not None:
             # the program's own definition of this name: run its body right here
+            # (not counted against the time budget: an inlined body cannot recurse, and the
+            # calls it makes are counted)
             self.line(f"{first} {c} is LambdaV and {f}.node is {self.obj(lam)}:")
-            self.indent += 1
-            self.line("rt.calls += 1")
-            self.line("if not rt.calls & 1023: CHECK_TIME()")
+            self.open_block()
             v = self.inline_body(fname, lam, args)
             self.line(f"{t} = {v}")
-            self.indent -= 1
+            self.close_block()
             first = "elif"
         self.line(f"{first} {c} is LambdaV and len({f}.params) == {n}:")
-        self.indent += 1
+        self.open_block()
         self.line("rt.calls += 1")
         self.line("if not rt.calls & 1023: CHECK_TIME()")
         binds = ", ".join(f"{f}.params[{i}]: {a}" for i, a in enumerate(args))
         self.line(f"{t} = {f}.body(Scope({{{binds}}}, {self.env()}))")
         self.after_call()
-        self.indent -= 1
+        self.close_block()
         self.line(f"elif {c} is Builtin:")
-        self.indent += 1
+        self.open_block()
         self.line(f"{t} = {f}.fn({self.env()}, [{arglist}])")
         self.after_call()
-        self.indent -= 1
+        self.close_block()
         self.line("else:")
-        self.indent += 1
+        self.open_block()
         self.line(f"{t} = CALL({f}, [{arglist}], {self.env()})")
         self.after_call()
-        self.indent -= 1
+        self.close_block()
         if prev_name is not None:
-            self.indent -= 1
-        self.indent -= 1
+            self.close_block()
+        self.close_block()
         self.line("except AutumnError as e:")
         self.line(f"    raise e.locate({line}, {col})")
         return t

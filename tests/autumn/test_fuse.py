@@ -98,6 +98,14 @@ EDGES = {
                      (--> o (updateObj o "origin" (Position (.. (.. o origin) x) (% (+ (.. (.. o origin) y) 1) 8))))))))
   (= flags (initnext (list) (filter (--> o (any (--> q (== (.. q n) (.. o n))) (prev dots))) dots)))
   (on clicked (= dots (addObj dots (Dot (length flags) click)))))""",
+    # a callee assigns its caller's parameter between two uses: the second use must see
+    # the new value
+    "param_reassigned_by_callee": """(program
+  (= GRID_SIZE 8)
+  (= setv (--> z (= v 5)))
+  (= f (--> v (+ (+ v 1) (if (setv 0) then v else v))))
+  (= x (initnext 0 (prev x)))
+  (on left (= x (f (prev x)))))""",
     "cell_reads_names": """(program
   (= GRID_SIZE 8)
   (= shade "red")
@@ -151,6 +159,12 @@ def test_edge_programs_really_run():
     assert failure is None and len(set(frames)) > 1
     _, failure = _trace(EDGES["type_error_inlined"], True, ["left"], 3)
     assert failure is not None and failure[1].startswith("3:15: ") and "'+' needs two Numbers" in failure[1]
+    for fusion in (True, False):
+        it = Interpreter(fusion=fusion)
+        it.run_script(EDGES["param_reassigned_by_callee"], seed=3)
+        it.left()
+        it.step()
+        assert it.evaluate_to_string("x") == "(6: N)"     # (0 + 1) + 5
     it = Interpreter()
     it.run_script(EDGES["lambda_rebound"], seed=3)
     xs = []
