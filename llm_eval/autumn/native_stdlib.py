@@ -177,6 +177,19 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
                                      f"{len(args)} argument(s) ({name})")
 
     def move_by(obj, dx, dy):
+        if obj.__class__ is Obj:
+            fields = obj.fields
+            origin = fields.get("origin")
+            if origin.__class__ is Pos:
+                x, y = origin.x, origin.y
+                if (x.__class__ is int and y.__class__ is int and dx.__class__ is int
+                        and dy.__class__ is int):
+                    x, y = x + dx, y + dy
+                    if not (_INT_MIN <= x <= _INT_MAX and _INT_MIN <= y <= _INT_MAX):
+                        x, y = wrap32(x), wrap32(y)
+                    copy = Obj(obj.cls, dict(fields))
+                    copy.fields["origin"] = Pos(x, y)
+                    return copy
         origin = get_field(obj, "origin")
         pos = _position(_add(get_field(origin, "x"), dx), _add(get_field(origin, "y"), dy))
         if obj.__class__ is not Obj:
@@ -467,7 +480,8 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         need("nextLiquid", args, 1)
         obj = args[0]
         scope = Scope({"obj": obj}, env)
-        y = get_field(get_field(obj, "origin"), "y")
+        origin = obj.fields.get("origin") if obj.__class__ is Obj else None
+        y = origin.y if origin.__class__ is Pos else get_field(get_field(obj, "origin"), "y")
         n = grid_size()
         if y.__class__ is not int:
             raise AutumnRuntimeError("'!=' needs Numbers")
