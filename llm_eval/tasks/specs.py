@@ -64,7 +64,10 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
                         "click 8 11", "noop", "noop", "noop")),
     WorldTaskSpec(
         "gravity",
-        plan_witness=("down", "up", "up", "down", "up", "up", "down", *_rep("noop", 9)),
+        # blue, red and yellow blocks at chosen columns of the floor row, crane loaded blue
+        # (a magenta fusion tally alone gives a search no gradient to follow)
+        plan_witness=("up", "left", "left", "down", *_rep("right", 5), "down",
+                      *_rep("left", 3), "down", *_rep("noop", 9)),
         cd_trigger="> drops 3",
         cd_change="the loaded colour cycles backwards (red, yellow, blue) on up and on drops",
         cd_witness=("down", "right", "down", "right", "down", "right", "down", "up", "noop",
