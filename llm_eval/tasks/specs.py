@@ -88,8 +88,7 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
         plan_witness=(*_rep("right", 5), "down", "up", *_rep("noop", 8)),
         cd_trigger="> poured 2",
         cd_change="water freezes as soon as winter starts (no 3-tick delay)",
-        cd_witness=("down", "noop", "down", "noop", "down", "noop", "noop", "up",
-                    *_rep("noop", 5)),
+        cd_witness=("down", "noop", "down", "noop", "down", "up", *_rep("noop", 5)),
         mfp_deliberate=("down", "right", "right", "down", "noop", "up", "noop", "noop",
                         "noop", "noop", "click 3 10", "up", "noop")),
     WorldTaskSpec(
@@ -109,7 +108,7 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
                       "noop", "up", "noop"),
         cd_trigger="> flips 0",
         cd_change="iron is repelled by the magnet instead of attracted",
-        cd_witness=("click 5 5", "left", "left", "left", "noop", "noop", "noop"),
+        cd_witness=("left", "left", "click 3 5", "left", "noop", "noop"),
         mfp_deliberate=("left", "left", "click 3 5", "up", "noop", "right", "down", "down",
                         "noop", "right")),
     WorldTaskSpec(
@@ -126,8 +125,7 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
                       "right", "right"),
         cd_trigger="> score 0",
         cd_change="jumps from the ground rise 2 cells instead of 3 (the spring is unchanged)",
-        cd_witness=("up", "noop", "right", "right", "right", "noop", "up", "noop", "noop",
-                    "noop"),
+        cd_witness=("up", "noop", "right", "right", "right", "up", "noop", "noop", "noop"),
         mfp_deliberate=("up", "noop", "right", "right", "right", "noop", "right", "up",
                         "noop", "noop", "right")),
     WorldTaskSpec(
