@@ -10,7 +10,8 @@ fail and its figures.
 - CD: ``trigger_fires`` (under the witness, within the interaction budget),
   ``identical_before_trigger`` (witness and fuzz runs), ``change_observable`` (frames differ
   at most ``MAX_CHANGE_DELAY`` steps after the trigger), ``no_crash`` (seeded random action
-  sequences and a click on every cell, on both programs), ``oracle_detects``.
+  sequences, a click on every cell, and fresh runs that start with a click on a cell showing
+  something, on both programs), ``oracle_detects``.
 
 A check that raises fails with the error's message; the oracle checks are skipped (not
 failed) while ``llm_eval.agents`` has no ``OracleAgent``.
@@ -33,6 +34,7 @@ __all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
 
 MAX_CHANGE_DELAY = 10        # steps from the trigger to the first visible difference
 CHANCE_TOLERANCE = 0.05
+MAX_FIRST_CLICKS = 48       # fresh runs whose first action clicks a non-background cell
 
 
 @dataclass(frozen=True, slots=True)
@@ -210,6 +212,12 @@ def _fuzz_sequences(task: CDTask, effort: Effort) -> list[list[str]]:
             for i in range(effort.fuzz_runs)]
     if effort.click_sweep:
         runs.append([f"click {x} {y}" for y in range(size) for x in range(size)])
+        # the published suite had a task that crashed when the first action was a click:
+        # start fresh runs with a click on each cell that shows something
+        frame = make(task.world, task.seed).frame
+        shown = [(x, y) for y, row in enumerate(frame.grid) for x, c in enumerate(row)
+                 if c != frame.background]
+        runs += [[f"click {x} {y}", "noop", "noop"] for x, y in shown[:MAX_FIRST_CLICKS]]
     return runs
 
 
