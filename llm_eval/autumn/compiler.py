@@ -19,7 +19,7 @@ from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, 
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES"]
+__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES", "reads_only"]
 
 Closure = Callable[[Scope], object]
 INT_MIN = -2147483648
@@ -550,7 +550,7 @@ class Compiler:
                                      f"{len(node.args)}", line=node.line, column=node.column)
         nx, ny, nc = node.args
         names = S.collect_names(node.args)
-        reads = names if "e" not in names and all(map(_reads_only, node.args)) else None
+        reads = names if "e" not in names and all(map(reads_only, node.args)) else None
         cx, cy, cc = self.compile(nx), self.compile(ny), self.compile(nc)
         rt = self.rt
         const_c = nc.text if isinstance(nc, S.Str) else None
@@ -635,23 +635,23 @@ def _is_bool_valued(node: S.Node) -> bool:
             or (t is S.Unary and node.op == "!"))
 
 
-def _reads_only(node: S.Node) -> bool:
+def reads_only(node: S.Node) -> bool:
     """Whether evaluating ``node`` can only read names: no calls (so no function a Logic
     operand might call either), no assignments, no lets, no lambdas."""
     t = type(node)
     if t is S.Num or t is S.Str or t is S.BoolLit or t is S.Var:
         return True
     if t is S.Bin:
-        return _reads_only(node.left) and _reads_only(node.right)
+        return reads_only(node.left) and reads_only(node.right)
     if t is S.Logic:
         return (_is_bool_valued(node.left) and _is_bool_valued(node.right)
-                and _reads_only(node.left) and _reads_only(node.right))
+                and reads_only(node.left) and reads_only(node.right))
     if t is S.Unary:
-        return _reads_only(node.operand)
+        return reads_only(node.operand)
     if t is S.If:
-        return _reads_only(node.cond) and _reads_only(node.then) and _reads_only(node.other)
+        return reads_only(node.cond) and reads_only(node.then) and reads_only(node.other)
     if t is S.Field:
-        return _reads_only(node.obj)
+        return reads_only(node.obj)
     return False
 
 

@@ -17,7 +17,7 @@ from ..errors import (AutumnError, AutumnInternalError, AutumnLimitError, Autumn
 from . import state as _state
 from . import syntax as S
 from .builtins import install_builtins
-from .compiler import Compiler
+from .compiler import Compiler, reads_only
 from .frame import Frame
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
@@ -65,6 +65,46 @@ def _mentioned(program: tuple) -> frozenset[str]:
                  else [stmt.cond, stmt.body] if isinstance(stmt, S.OnDecl) else [stmt.expr])
         names |= S.collect_names(roots)
     return frozenset(names)
+
+
+@functools.lru_cache(maxsize=64)
+def _renders_read_scopes(program: tuple) -> bool:
+    """Whether rendering one of the program's objects might look a name up in the scopes of
+    whoever renders it. It cannot when every object's cells are Cell forms (alone or in a
+    list literal) whose parts only read fields of that object (a cell finds those in its
+    snapshot or the fields, before the caller's scopes), and no other code makes cells or
+    touches ``elems``."""
+    decl_cells: set[int] = set()
+    for stmt in program:
+        if not isinstance(stmt, S.ObjectDecl):
+            continue
+        fields = {name for name, _ in stmt.fields}
+        cell = stmt.cell
+        forms = cell.items if isinstance(cell, S.ListLit) else [cell]
+        for form in forms:
+            if not (isinstance(form, S.Call) and isinstance(form.fn, S.Var)
+                    and form.fn.name == "Cell" and len(form.args) == 3):
+                return True
+            if not all(map(reads_only, form.args)) or not S.collect_names(form.args) <= fields:
+                return True
+            decl_cells.add(id(form))
+    stack = list(program)
+    while stack:
+        node = stack.pop()
+        if ((isinstance(node, S.Var) and node.name == "elems")
+                or (isinstance(node, S.Field) and node.field == "elems")
+                or (isinstance(node, S.Str) and node.text == "elems")):
+            return True
+        if (isinstance(node, S.Call) and isinstance(node.fn, S.Var) and node.fn.name == "Cell"
+                and id(node) not in decl_cells):
+            return True
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, S.Node):
+                stack.append(child)
+            elif isinstance(child, (list, tuple)):
+                stack.extend(c for c in child if isinstance(c, S.Node))
+    return False
 
 
 @contextmanager
@@ -148,7 +188,8 @@ class Interpreter:
             if self._native_stdlib and not stdlib:
                 # GRID_SIZE is read from the global table at run time, so only a local
                 # binding of it (a parameter, a field) changes what the stdlib sees.
-                install_native_stdlib(rt, _rebound(program), _mentioned(program))
+                install_native_stdlib(rt, _rebound(program), _mentioned(program),
+                                      _renders_read_scopes(program))
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
                 rt.trigger = rt.compiler.compile(trigger_node)

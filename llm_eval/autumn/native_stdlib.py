@@ -145,7 +145,8 @@ def _closest_pos_unobserved(obj, poss):
     return best
 
 
-def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str]) -> None:
+def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
+                          renders_read_scopes: bool = True) -> None:
     """Replace the stdlib definitions that are safe to replace (see ``usable_natives``).
 
     ``mentioned`` holds every name the program mentions or binds. A helper's intermediate
@@ -157,9 +158,20 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     full_assign = rt.assign
     gvars = G.vars
 
+    if renders_read_scopes:
+        def bind(names: dict, parent):
+            """The call or let scope the Autumn definition would build."""
+            return Scope(names, parent)
+    else:
+        def bind(names: dict, parent):
+            # No render of this program looks past an object's own fields and cell
+            # snapshots, and natives call no program code: their scopes are unobservable,
+            # except to the assignments below, which get a scope of their own.
+            return parent
+
     def assign(let, name, value):
         if name in mentioned:
-            full_assign(let, name, value)
+            full_assign(let if renders_read_scopes else Scope({}, let), name, value)
         elif name in gvars:
             full_assign(G, name, value)
     occupied_ref = rt  # rt.occupied is replaced at every host render: read it at call time
@@ -257,7 +269,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_sqdist(env, args):
         need("sqdist", args, 2)
         p1, p2 = args[0], args[1]
-        let = Scope({}, Scope({"pos1": p1, "pos2": p2}, env))
+        let = bind({}, bind({"pos1": p1, "pos2": p2}, env))
         d = delta_pos(p1, p2)
         assign(let, "delta", d)
         dx, dy = d.x, d.y
@@ -266,11 +278,11 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
 
     def render_value(v, env) -> AList:
         """``(renderValue v)`` called from ``env``, with its call scopes (recursively)."""
-        scope = Scope({"obj": v}, env)
+        scope = bind({"obj": v}, env)
         if v.__class__ is AList:
             out: list = []
             for item in v:
-                out.extend(render_value(item, Scope({"one": item}, scope)))
+                out.extend(render_value(item, bind({"one": item}, scope)))
             rt.check_list(len(out))
             return AList(out)
         if v.__class__ is not Obj:
@@ -280,11 +292,11 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def render_cells(v, env) -> list:
         """``(renderValue v)`` as (x, y, colour) tuples, for callers that only test them:
         the same call scopes and renders, without building RenderedElems."""
-        scope = Scope({"obj": v}, env)
+        scope = bind({"obj": v}, env)
         if v.__class__ is AList:
             out: list = []
             for item in v:
-                out.extend(render_cells(item, Scope({"one": item}, scope)))
+                out.extend(render_cells(item, bind({"one": item}, scope)))
             rt.check_list(len(out))
             return out
         if v.__class__ is not Obj:
@@ -301,7 +313,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         need("isFree", args, 1)
         v = args[0]
         occupied = occupied_ref.occupied
-        for x, y, _ in render_cells(v, Scope({"obj": v}, env)):
+        for x, y, _ in render_cells(v, bind({"obj": v}, env)):
             if (x, y) in occupied:
                 return False
         return True
@@ -319,7 +331,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_is_free_except(env, args):
         need("isFreeExcept", args, 2)
         obj, prev_obj = args[0], args[1]
-        let = Scope({}, Scope({"obj": obj, "prev_obj": prev_obj}, env))
+        let = bind({}, bind({"obj": obj, "prev_obj": prev_obj}, env))
         if unobserved("prev_elems", "curr_elems", "filtered_elems"):
             before = set(render_cells(prev_obj, let))
             occupied = occupied_ref.occupied
@@ -360,7 +372,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         def n_no_collision(env, args):
             need("moveNoCollision", args, 1)
             obj = args[0]
-            scope = Scope({"obj": obj}, env)
+            scope = bind({"obj": obj}, env)
             # the definition builds (moveX obj) up to three times; one copy serves all
             # (copies share their cells, so every render happens exactly as often)
             moved = move_by(obj, dx, dy)
@@ -372,7 +384,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_move_right_no_collision(env, args):
         need("moveRightNoCollision", args, 1)
         obj = args[0]
-        let = Scope({}, Scope({"obj": obj}, env))
+        let = bind({}, bind({"obj": obj}, env))
         moved = move_by(obj, 1, 0)
         wbound = within_bounds(moved, let)
         assign(let, "wbound", wbound)
@@ -385,7 +397,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_move_no_collision(env, args):
         need("moveNoCollision", args, 3)
         obj, x, y = args[0], args[1], args[2]
-        scope = Scope({"obj": obj, "x": x, "y": y}, env)
+        scope = bind({"obj": obj, "x": x, "y": y}, env)
         moved = move_by(obj, x, y)
         if is_free_except(moved, obj, scope):
             return moved
@@ -400,10 +412,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             best = _closest_pos_unobserved(obj, poss)
             if best is not None:
                 return best
-        scope = Scope({"obj": obj, "listPoss": poss}, env)
+        scope = bind({"obj": obj, "listPoss": poss}, env)
         best = poss[0]
         for nxt in poss:
-            inner = Scope({"best": best, "next": nxt}, scope)
+            inner = bind({"best": best, "next": nxt}, scope)
             here = get_field(obj, "origin")
             a = n_sqdist(inner, [here, best])
             b = n_sqdist(inner, [here, nxt])
@@ -427,17 +439,17 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_unit_vector(env, args):
         need("unitVector", args, 2)
         obj, target = args[0], args[1]
-        let = Scope({}, Scope({"obj": obj, "target": target}, env))
+        let = bind({}, bind({"obj": obj, "target": target}, env))
         return unit_vector(obj, get_field(target, "origin"), let)
 
     def n_unit_vector_obj_pos(env, args):
         need("unitVectorObjPos", args, 2)
         obj, pos = args[0], args[1]
-        let = Scope({}, Scope({"obj": obj, "pos": pos}, env))
+        let = bind({}, bind({"obj": obj, "pos": pos}, env))
         return unit_vector(obj, pos, let)
 
     def move_closest_hole(obj, hole, env):
-        let = Scope({}, Scope({"obj": obj, "closestHole": hole}, env))
+        let = bind({}, bind({"obj": obj, "closestHole": hole}, env))
         up = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
         origin = obj.fields.get("origin") if obj.__class__ is Obj else None
         if origin.__class__ is Pos and unobserved("dir", "movedObj", "delta", "sign_x",
@@ -467,7 +479,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
         return move_closest_hole(args[0], args[1], env)
 
     def closest_hole(obj, holes, env):
-        let = Scope({}, Scope({"obj": obj, "holes": holes}, env))
+        let = bind({}, bind({"obj": obj, "holes": holes}, env))
         h = closest_pos(obj, holes, let)
         assign(let, "closestHole", h)
         return move_closest_hole(obj, h, let)
@@ -479,7 +491,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
     def n_next_liquid(env, args):
         need("nextLiquid", args, 1)
         obj = args[0]
-        scope = Scope({"obj": obj}, env)
+        scope = bind({"obj": obj}, env)
         origin = obj.fields.get("origin") if obj.__class__ is Obj else None
         y = origin.y if origin.__class__ is Pos else get_field(get_field(obj, "origin"), "y")
         n = grid_size()
@@ -492,7 +504,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str])
             below = move_by(obj, 0, 1)
             if n_is_free(scope, [below]):
                 return below
-        let = Scope({}, scope)
+        let = bind({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
         occupied = occupied_ref.occupied

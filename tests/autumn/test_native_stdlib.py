@@ -104,3 +104,19 @@ def test_every_native_replaces_a_stdlib_definition():
     it.run_script("(program (= GRID_SIZE 3))", seed=1)
     for name in NATIVE_STDLIB:
         assert it.evaluate_to_string(f'defined "{name}"') == "(true: Bool)", name
+
+
+@pytest.mark.parametrize("program,reads", [
+    ("(program (object A (: c String) (Cell 0 0 c)) (= a (A \"red\" (Position 0 0))))", False),
+    ("(program (object A (list (Cell 0 0 \"red\") (Cell 1 0 \"blue\"))))", False),
+    ("(program (= hue \"red\") (object A (Cell 0 0 hue)))", True),          # a global
+    ("(program (object A (: k Number) (Cell 0 0 (f k))))", True),          # a call
+    ("(program (object A (Cell 0 0 e)))", True),                           # the cell itself
+    ("(program (object A (: c String) (Cell 0 0 c)) (= x (Cell 0 0 \"red\")))", True),
+    ("(program (object A (: c String) (Cell 0 0 c)) (= f (--> o (.. o elems))))", True),
+    ("(program (object A (map (--> i (Cell i 0 \"red\")) (range 0 2))))", True),
+])
+def test_which_programs_let_natives_skip_their_scopes(program, reads):
+    """Natives build their call scopes only where a render could look into them."""
+    from llm_eval.autumn.interpreter import _parsed, _renders_read_scopes
+    assert _renders_read_scopes(_parsed(program, None)) is reads
