@@ -18,9 +18,9 @@ from hypothesis import given, settings
 
 from llm_eval.autumn import Interpreter
 from llm_eval.autumn import fuse
-from llm_eval.errors import AutumnError
 
 from test_properties import ACTIONS, LIMITS, SEEDS, SETTINGS, programs
+from tracing import random_actions, trace
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -125,29 +125,12 @@ def _programs():
 
 
 def _trace(text: str, fusion: bool, actions: list[str], seed: int):
-    it = Interpreter(fusion=fusion, **LIMITS)
-    frames, failure = [], None
-    try:
-        it.run_script(text, seed=seed)
-        frames.append(it.render_all())
-        for a in actions:
-            if a.startswith("click"):
-                _, x, y = a.split()
-                it.click(int(x), int(y))
-            elif a != "noop":
-                getattr(it, a)()
-            it.step()
-            frames.append(it.render_all())
-    except AutumnError as e:
-        failure = (type(e).__name__, str(e), len(frames))
-    return frames, failure
+    return trace(text, actions, seed, fusion=fusion, **LIMITS)
 
 
 @pytest.mark.parametrize("name,text", list(_programs()), ids=[n for n, _ in _programs()])
 def test_fused_and_closure_code_agree(name, text):
-    rng = random.Random(name)
-    actions = [rng.choice(["left", "right", "up", "down", "noop",
-                           f"click {rng.randrange(8)} {rng.randrange(8)}"]) for _ in range(40)]
+    actions = random_actions(random.Random(name), 40)
     fused = _trace(text, True, actions, seed=5)
     plain = _trace(text, False, actions, seed=5)
     assert fused == plain

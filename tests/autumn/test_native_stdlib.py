@@ -8,6 +8,7 @@ import yaml
 
 from llm_eval.autumn import Interpreter
 from llm_eval.autumn.native_stdlib import NATIVE_STDLIB
+from tracing import random_actions, trace
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
@@ -71,29 +72,12 @@ def _programs():
 
 
 def _run(text: str, native: bool, actions: list[str], seed: int):
-    it = Interpreter(native_stdlib=native)
-    frames, failure = [], None
-    try:
-        it.run_script(text, seed=seed)
-        frames.append(it.render_all())
-        for a in actions:
-            if a.startswith("click"):
-                _, x, y = a.split()
-                it.click(int(x), int(y))
-            elif a != "noop":
-                getattr(it, a)()
-            it.step()
-            frames.append(it.render_all())
-    except Exception as e:  # the same error must happen at the same point
-        failure = (type(e).__name__, len(frames))
-    return frames, failure
+    return trace(text, actions, seed, native_stdlib=native)
 
 
 @pytest.mark.parametrize("name,text", list(_programs()), ids=[n for n, _ in _programs()])
 def test_native_stdlib_matches_autumn_definitions(name, text):
-    rng = random.Random(name)
-    actions = [rng.choice(["left", "right", "up", "down", "noop",
-                           f"click {rng.randrange(8)} {rng.randrange(8)}"]) for _ in range(60)]
+    actions = random_actions(random.Random(name), 60)
     native = _run(text, True, actions, seed=5)
     autumn = _run(text, False, actions, seed=5)
     assert native == autumn

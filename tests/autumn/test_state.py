@@ -9,6 +9,7 @@ import pytest
 
 from llm_eval.autumn import Interpreter
 from llm_eval.worlds import make_world, world_names
+from tracing import play, random_actions
 
 ROOT = Path(__file__).parent.parent.parent
 BENCHMARKS = sorted((ROOT / "benchmarks" / "programs").glob("*.sexp"))
@@ -23,24 +24,6 @@ ROTATING = """(program
   (on up (= dot (Dot (uniformChoice (list 1 2 3 4)) (Position (uniformChoice (range 0 6)) 5)))))"""
 
 
-def _actions(rng: random.Random, n: int, size: int) -> list[str]:
-    return [rng.choice(["left", "right", "up", "down", "noop",
-                        f"click {rng.randrange(size)} {rng.randrange(size)}"]) for _ in range(n)]
-
-
-def _play(it: Interpreter, actions: list[str]) -> list[str]:
-    frames = []
-    for a in actions:
-        if a.startswith("click"):
-            _, x, y = a.split()
-            it.click(int(x), int(y))
-        elif a != "noop":
-            getattr(it, a)()
-        it.step()
-        frames.append(it.render_all())
-    return frames
-
-
 PROGRAMS = [(p.stem, p.read_text()) for p in BENCHMARKS] + [("rotating", ROTATING)]
 
 
@@ -49,16 +32,16 @@ def test_restore_replays_the_same_future(name, text):
     rng = random.Random(name)
     it = Interpreter()
     it.run_script(text, seed=11)
-    _play(it, _actions(rng, 15, 8))
+    play(it, random_actions(rng, 15, 8))
     saved = it.snapshot()
     key = it.state_key()
-    future = _actions(rng, 25, 8)
-    first = _play(it, future)
+    future = random_actions(rng, 25, 8)
+    first = play(it, future)
     it.restore(saved)
     assert it.state_key() == key
-    second = _play(it, future)
+    second = play(it, future)
     it.restore(saved)                      # a saved state can be restored again
-    third = _play(it, future)
+    third = play(it, future)
     assert first == second == third
 
 
@@ -68,7 +51,7 @@ def test_in_place_mutations_do_not_leak_into_a_saved_state():
     it.render_all()
     saved = it.snapshot()
     before = it.render_all()
-    _play(it, ["left", "right", "right", "right", "left"])   # rotate and field writes
+    play(it, ["left", "right", "right", "right", "left"])   # rotate and field writes
     assert it.render_all() != before
     it.restore(saved)
     assert it.render_all() == before
@@ -78,11 +61,11 @@ def test_state_keys_tell_states_apart_and_match_equal_ones():
     it = Interpreter()
     it.run_script(ROTATING, seed=3)
     k0 = it.state_key()
-    _play(it, ["right"])
+    play(it, ["right"])
     assert it.state_key() != k0
     other = Interpreter()
     other.run_script(ROTATING, seed=3)
-    _play(other, ["right"])
+    play(other, ["right"])
     assert other.state_key() == it.state_key()
     hash(it.state_key())
 
@@ -101,10 +84,10 @@ def test_world_restore_after_reset(name):
     world.reset()
     rng = random.Random(name)
     size = world.size
-    for a in _actions(rng, 10, size):
+    for a in random_actions(rng, 10, size):
         world.step(a)
     saved = world.snapshot()
-    future = _actions(rng, 20, size)
+    future = random_actions(rng, 20, size)
     first = [world.step(a)[0] for a in future]
     world.reset()
     assert world.restore(saved) == saved.frame
