@@ -1,0 +1,179 @@
+"""The episode runner: one agent through the interaction phase, then the task's test.
+
+``run_episode(task, agent)`` builds the interaction phase (the task's world, original program,
+task seed), calls the agent's optional ``reset(EpisodeStart)`` hook, then asks
+``agent.act(observation)`` for an action until the phase ends (``go-to-test``, or the budget),
+then does the same with the family's test phase (``make_test_phase``). It returns an
+``EpisodeResult``: the score (``max(0, raw)``), the raw reward, the record of every step (the
+observation the agent acted on, its action, whether it was valid, the message), and the
+behaviour measures of WORLDTEST.md 7 that the phases can know: valid actions by kind, resets
+and their share of the interaction actions, the action sequence of every run, rule coverage
+during interaction and invalid actions.
+
+Errors raised by the agent itself propagate (an agent's bug, or an infrastructure failure the
+scheduler classifies); the world program's errors propagate as ``AutumnError``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..tasks.models import CDTask, MFPTask, PlanningTask
+from .cd import CDPhase
+from .interaction import InteractionPhase
+from .mfp import MFPPhase
+from .observation import EpisodeStart, Observation
+from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
+from .planning import PlanningPhase
+from .programs import ProgramsRoot, modified_world, original_world
+
+if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
+    from ..agents.base import Agent
+
+__all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats"]
+
+
+@dataclass(frozen=True, slots=True)
+class StepRecord:
+    """One agent action: the observation it acted on, what it sent, and what came of it."""
+
+    index: int
+    phase: str
+    observation: Observation
+    action: str
+    valid: bool
+    message: str | None
+    reward: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"index": self.index, "phase": self.phase,
+                "observation": self.observation.summary(), "action": self.action,
+                "valid": self.valid, "message": self.message, "reward": self.reward}
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseStats:
+    """Counts of one phase: valid actions by keyword, invalid actions, and how it ended."""
+
+    phase: str
+    steps: int
+    invalid_actions: int
+    counts: tuple[tuple[str, int], ...]
+    ended: str   # "terminated" or "truncated"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"phase": self.phase, "steps": self.steps,
+                "invalid_actions": self.invalid_actions, "counts": dict(self.counts),
+                "ended": self.ended}
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeResult:
+    """The outcome of one episode (see the module docstring)."""
+
+    task_id: str
+    world: str
+    family: str
+    seed: int
+    score: float
+    raw_reward: float
+    interaction: PhaseStats
+    test: PhaseStats
+    resets: int
+    runs: tuple[tuple[str, ...], ...]
+    coverage: tuple[int, int]
+    records: tuple[StepRecord, ...]
+
+    @property
+    def invalid_actions(self) -> int:
+        return self.interaction.invalid_actions + self.test.invalid_actions
+
+    @property
+    def reset_share(self) -> float:
+        """Resets as a share of the valid interaction actions (WORLDTEST.md 7)."""
+        return self.resets / self.interaction.steps if self.interaction.steps else 0.0
+
+    def to_dict(self, *, steps: bool = True) -> dict[str, Any]:
+        data = {"task": self.task_id, "world": self.world, "family": self.family,
+                "seed": self.seed, "score": self.score, "raw_reward": self.raw_reward,
+                "interaction": self.interaction.to_dict(), "test": self.test.to_dict(),
+                "resets": self.resets, "reset_share": self.reset_share,
+                "invalid_actions": self.invalid_actions,
+                "coverage": {"covered": self.coverage[0], "total": self.coverage[1]},
+                "runs": [list(r) for r in self.runs]}
+        if steps:
+            data["steps"] = [r.to_dict() for r in self.records]
+        return data
+
+
+def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
+                    programs_root: ProgramsRoot | None = None,
+                    max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> Phase:
+    """The test phase of ``task``'s family (not yet reset). ``background`` is the world's
+    background colour, used for the MFP recording's frames."""
+    limit = max_consecutive_invalid
+    match task.family:
+        case "mfp":
+            return MFPPhase(task.public, answer=task.hidden.answer, background=background,
+                            budget=task.budgets.test_steps, max_consecutive_invalid=limit)
+        case "cd":
+            return CDPhase(modified_world(task, programs_root), budget=task.budgets.test_steps,
+                           declare_after=task.public.min_steps_before_declare,
+                           max_consecutive_invalid=limit)
+        case "planning":
+            return PlanningPhase(original_world(task), goal=task.public.goal,
+                                 mask=task.public.mask, horizon=task.public.horizon,
+                                 max_consecutive_invalid=limit)
+    raise ValueError(f"unknown task family {task.family!r}")
+
+
+def _play(phase: Phase, agent: "Agent", records: list[StepRecord]) -> float:
+    """Drive ``agent`` through ``phase`` until it ends; returns the last reward."""
+    observation = phase.reset()
+    reward = 0.0
+    while not phase.done:
+        action = agent.act(observation)
+        shown = action if isinstance(action, str) else repr(action)
+        next_observation, reward, _, _, info = phase.step(action)
+        records.append(StepRecord(index=len(records), phase=phase.name,
+                                  observation=observation, action=shown, valid=info["valid"],
+                                  message=info.get("invalid_action"), reward=reward))
+        observation = next_observation
+    return reward
+
+
+def _stats(phase: Phase) -> PhaseStats:
+    return PhaseStats(phase=phase.name, steps=phase.steps, invalid_actions=phase.invalid_actions,
+                      counts=tuple(sorted(phase.counts.items())), ended=phase.ended or "")
+
+
+def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
+                interaction_steps: int | None = None,
+                programs_root: ProgramsRoot | None = None,
+                max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID
+                ) -> EpisodeResult:
+    """Play ``agent`` through the interaction phase and ``task``'s test (module docstring).
+
+    ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
+    directory the CD modified program is read from.
+    """
+    budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
+    interaction = InteractionPhase(original_world(task), family=task.family, budget=budget,
+                                   max_consecutive_invalid=max_consecutive_invalid)
+    hook = getattr(agent, "reset", None)
+    if callable(hook):
+        hook(EpisodeStart(family=task.family, interaction_steps=budget))
+    records: list[StepRecord] = []
+    _play(interaction, agent, records)
+    background = interaction.world.frame.background
+    test = make_test_phase(task, background=background, programs_root=programs_root,
+                           max_consecutive_invalid=max_consecutive_invalid)
+    _play(test, agent, records)
+    raw = test.raw_reward if isinstance(test, CDPhase) else test.score
+    return EpisodeResult(
+        task_id=task.id, world=task.world, family=task.family, seed=task.seed,
+        score=max(0.0, raw), raw_reward=raw, interaction=_stats(interaction),
+        test=_stats(test), resets=interaction.resets,
+        runs=tuple(tuple(r) for r in interaction.runs), coverage=interaction.coverage,
+        records=tuple(records))

@@ -1,0 +1,163 @@
+"""What an agent is shown at every step of every phase: one frozen ``Observation``.
+
+One type serves all phases so that one agent interface (``act(observation) -> action``) drives
+them all. Common fields: the phase and the task family, the number of valid actions taken in
+this phase, the budget left, the frame the agent is looking at, the action forms valid *now*,
+and the message about the agent's last action if it was invalid. Each test phase adds its
+payload:
+
+- ``mfp`` (``MFPView``): the recorded trajectory as the task makes it public (the actions,
+  every frame with its masked cells, the mask rectangle, the six options) and which frame is
+  being watched;
+- ``cd`` (``CDView``): the current run (its number, steps, whether ``declare`` is allowed yet),
+  and after ``declare`` the frames of that run for browsing;
+- ``planning`` (``PlanningView``): the goal grid, the mask of the cells that matter, the
+  horizon.
+
+Masked cells of a shown frame hold ``MASK_COLOUR`` (``"transparent"``, the name the renderers
+parse a hidden cell back to) and are listed in ``masked``, so a renderer can hatch them.
+Nothing in an observation is ever taken from a task's hidden half; ``to_dict`` is the JSON
+form (tests serialise it and search it for hidden text).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..autumn import Frame
+from ..render.palette import MASK_COLOUR
+from .commands import ActionForm
+
+__all__ = ["Observation", "MFPView", "CDView", "PlanningView", "EpisodeStart", "MASK_COLOUR",
+           "PHASES"]
+
+PHASES = ("interaction", "mfp", "cd", "planning")
+
+Cell = tuple[int, int]
+
+
+def _rows(frame: Frame) -> list[list[str]]:
+    return frame.to_rows()
+
+
+@dataclass(frozen=True, slots=True)
+class EpisodeStart:
+    """What an agent is told before the interaction phase: its budget and the test family
+    (every observation names the family too; the family's data comes only with the test)."""
+
+    family: str
+    interaction_steps: int
+
+
+@dataclass(frozen=True, slots=True)
+class MFPView:
+    """The recorded trajectory: ``actions[i]`` led from ``frames[i]`` to ``frames[i + 1]``;
+    frames from ``masked_from`` on hide the rectangle ``mask`` = (x, y, width, height).
+    ``options[k]`` is candidate patch k (``height`` rows of ``width`` colours), k = 0..5."""
+
+    actions: tuple[str, ...]
+    frames: tuple[Frame, ...]
+    mask: tuple[int, int, int, int]
+    masked_from: int
+    options: tuple[tuple[tuple[str, ...], ...], ...]
+    watching: int
+
+    def to_dict(self) -> dict:
+        return {"actions": list(self.actions), "frames": [_rows(f) for f in self.frames],
+                "mask": dict(zip(("x", "y", "width", "height"), self.mask)),
+                "masked_from": self.masked_from,
+                "options": [[list(r) for r in o] for o in self.options],
+                "watching": self.watching}
+
+
+@dataclass(frozen=True, slots=True)
+class CDView:
+    """The change-detection run: ``run`` counts runs (1 + resets), ``run_steps`` the actions of
+    this run; ``declare`` is allowed once ``run_steps >= declare_after``. After declaring,
+    ``frames`` holds the frames of this run (frame 0 = its start) and ``watching`` the one
+    shown; before, ``frames`` is empty and ``watching`` None."""
+
+    run: int
+    run_steps: int
+    declare_after: int
+    declared: bool
+    frames: tuple[Frame, ...] = ()
+    watching: int | None = None
+
+    def to_dict(self) -> dict:
+        return {"run": self.run, "run_steps": self.run_steps,
+                "declare_after": self.declare_after, "declared": self.declared,
+                "frames": [_rows(f) for f in self.frames], "watching": self.watching}
+
+
+@dataclass(frozen=True, slots=True)
+class PlanningView:
+    """Reach a frame whose cells in ``goal_cells`` (``mask[y][x]`` True) equal ``goal``'s
+    within ``horizon`` steps."""
+
+    goal: Frame
+    mask: tuple[tuple[bool, ...], ...]
+    horizon: int
+
+    @property
+    def goal_cells(self) -> tuple[Cell, ...]:
+        return tuple((x, y) for y, row in enumerate(self.mask) for x, m in enumerate(row) if m)
+
+    def to_dict(self) -> dict:
+        return {"goal": _rows(self.goal), "mask": [list(r) for r in self.mask],
+                "horizon": self.horizon}
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """One step's view of the episode (see the module docstring)."""
+
+    phase: str
+    family: str
+    step: int
+    budget_left: int
+    frame: Frame
+    actions: tuple[ActionForm, ...]
+    invalid: str | None = None
+    message: str | None = None
+    masked: tuple[Cell, ...] = ()
+    mfp: MFPView | None = None
+    cd: CDView | None = None
+    planning: PlanningView | None = None
+
+    @property
+    def valid_actions(self) -> tuple[str, ...]:
+        """The valid action forms as text, e.g. ``("click X Y (0 <= X <= 6, ...)", "left")``."""
+        return tuple(form.text() for form in self.actions)
+
+    def form(self, kind: str) -> ActionForm | None:
+        return next((f for f in self.actions if f.kind == kind), None)
+
+    def to_dict(self) -> dict:
+        data = {"phase": self.phase, "family": self.family, "step": self.step,
+                "budget_left": self.budget_left, "frame": _rows(self.frame),
+                "background": self.frame.background,
+                "actions": [form.to_dict() for form in self.actions],
+                "invalid": self.invalid, "message": self.message,
+                "masked": [list(c) for c in self.masked]}
+        for name in ("mfp", "cd", "planning"):
+            view = getattr(self, name)
+            if view is not None:
+                data[name] = view.to_dict()
+        return data
+
+    def summary(self) -> dict:
+        """A short record for episode logs: no grids, only where the agent was."""
+        data = {"phase": self.phase, "step": self.step, "budget_left": self.budget_left}
+        if self.invalid:
+            data["invalid"] = self.invalid
+        if self.message:
+            data["message"] = self.message
+        if self.mfp is not None:
+            data["watching"] = self.mfp.watching
+        if self.cd is not None:
+            data.update(run=self.cd.run, run_steps=self.cd.run_steps,
+                        declared=self.cd.declared)
+            if self.cd.watching is not None:
+                data["watching"] = self.cd.watching
+        return data
