@@ -19,7 +19,7 @@ from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, 
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES", "reads_only"]
+__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES", "reads_only", "int_divide"]
 
 Closure = Callable[[Scope], object]
 INT_MIN = -2147483648
@@ -239,14 +239,7 @@ class Compiler:
                 b = right(env)
                 if a.__class__ is not int or b.__class__ is not int:
                     numbers(a, b)
-                if b == 0:
-                    raise _err(f"division by zero in ({node.spelling} {a} 0)", node)
-                if a == INT_MIN and b == -1:
-                    raise _err(f"({node.spelling} -2147483648 -1) overflows 32 bits", node)
-                q = abs(a) // abs(b)
-                if (a < 0) != (b < 0):
-                    q = -q
-                return q if is_div else a - b * q
+                return int_divide(a, b, node, is_div)
             return divmod_
         fn = _INT_OPS[op]
         wraps = op in ("+", "-", "*")
@@ -593,6 +586,18 @@ class Compiler:
 
 
 import operator
+
+
+def int_divide(a: int, b: int, node: S.Bin, is_div: bool) -> int:
+    """``/`` (truncating) or ``%`` (C remainder) of two Numbers, with the reference's errors."""
+    if b == 0:
+        raise _err(f"division by zero in ({node.spelling} {a} 0)", node)
+    if a == INT_MIN and b == -1:
+        raise _err(f"({node.spelling} -2147483648 -1) overflows 32 bits", node)
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return q if is_div else a - b * q
 
 
 def field_value(o, field: str, node: S.Node | None = None):

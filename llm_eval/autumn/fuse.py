@@ -242,22 +242,9 @@ class _Generator:
             return "True" if node.value else "False"
         if t is S.Str:
             return self.const(node.text)
-        if t is S.Var:
-            return self.var(node)
-        if t is S.Bin:
-            return self.bin(node)
-        if t is S.Logic:
-            return self.logic(node)
-        if t is S.If:
-            return self.if_(node)
-        if t is S.Unary:
-            return self.unary(node)
-        if t is S.Field:
-            return self.field(node)
-        if t is S.Call:
-            return self.call(node)
-        if t is S.Let:
-            return self.let(node)
+        emit = _EMITTERS.get(t)
+        if emit is not None:
+            return emit(self, node)
         return self.leaf(node)
 
     def let(self, node: S.Let) -> str:
@@ -679,6 +666,11 @@ def _base_globals(rt) -> dict:
     }
 
 
+_EMITTERS = {S.Var: _Generator.var, S.Bin: _Generator.bin, S.Logic: _Generator.logic,
+             S.If: _Generator.if_, S.Unary: _Generator.unary, S.Field: _Generator.field,
+             S.Call: _Generator.call, S.Let: _Generator.let}
+
+
 class _Let:
     """A let scope of the fused code: the Scope's local name and its table's."""
 
@@ -757,17 +749,9 @@ def _call0(rt, node: S.Logic):
 
 
 def _divmod(node: S.Bin):
-    from .compiler import _err, _kind
+    from .compiler import int_divide
     is_div = node.op == "/"
-    spelling = node.spelling
 
     def divmod_(a, b):
-        if b == 0:
-            raise _err(f"division by zero in ({spelling} {a} 0)", node)
-        if a == INT_MIN and b == -1:
-            raise _err(f"({spelling} -2147483648 -1) overflows 32 bits", node)
-        q = abs(a) // abs(b)
-        if (a < 0) != (b < 0):
-            q = -q
-        return q if is_div else a - b * q
+        return int_divide(a, b, node, is_div)
     return divmod_
