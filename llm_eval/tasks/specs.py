@@ -124,8 +124,8 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
         plan_witness=(*_rep("right", 5), "up", "right", "right", "right", "right", "noop",
                       "right", "right"),
         cd_trigger="> score 0",
-        cd_change="jumps from the ground rise 2 cells instead of 3 (the spring is unchanged)",
-        cd_witness=("up", "noop", "right", "right", "right", "up", "noop", "noop", "noop"),
+        cd_change="gravity pulls the player down two cells per tick (one when only one is free)",
+        cd_witness=("up", "noop", "noop", "noop", "noop", "right", "up", *_rep("noop", 5)),
         mfp_deliberate=("up", "noop", "right", "right", "right", "noop", "right", "up",
                         "noop", "noop", "right")),
     WorldTaskSpec(

@@ -1,4 +1,4 @@
-; CHANGED PROGRAM (change detection): jumps from the ground rise 2 cells instead of 3 (the spring is unchanged), once the trigger has held.
+; CHANGED PROGRAM (change detection): gravity pulls the player down two cells per tick (one when only one is free), once the trigger has held.
 ; platformer: a side view with gravity. Arrows walk (left/right) and jump (up, 3 cells,
 ; only from the ground); gold coins are collected by touching them and counted on the top
 ; row. Standing on the orange-red lava sends the player back to the start; the lava cools
@@ -55,7 +55,7 @@
   (on left (walk -1))
   (on right (walk 1))
   (on (& up ((grounded)))
-    (= lift (if (== (heroAt 0 1) springSpot) then 8 else (if changed then 2 else 3))))
+    (= lift (if (== (heroAt 0 1) springSpot) then 8 else 3)))
   (on (& clicked (& (! (solidAt click)) (& (!= click (.. hero origin))
           (& (! (any (--> c (== (.. c origin) click)) coins))
              (& (& (>= (.. click y) 1) (< (.. click y) 15)) (& (>= (.. click x) 0) (< (.. click x) 16)))))))
@@ -68,7 +68,7 @@
           then (if (& (>= (.. above y) 1) (! (solidAt above)))
                 then (let (= hero (updateObj hero "origin" above)) (= lift (- lift 1)))
                 else (= lift 0))
-          else (if ((grounded)) then hero else (= hero (updateObj hero "origin" (heroAt 0 1)))))))
+          else (if ((grounded)) then hero else (= hero (updateObj hero "origin" (if (& changed (! (solidAt (heroAt 0 2)))) then (heroAt 0 2) else (heroAt 0 1))))))))
   (on true
     (let (= got (filter (--> c (== (.. c origin) (.. hero origin))) coins))
          (if (> (length got) 0)
