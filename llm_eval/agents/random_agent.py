@@ -1,0 +1,43 @@
+"""The random agent: the chance baseline (WORLDTEST.md 6).
+
+At every step it picks one of the action forms valid now, uniformly, then each integer argument
+uniformly within its range (so a click lands on a uniform cell, ``choose`` on a uniform option,
+``watch``/``submit`` on a uniform frame). Choices made on purpose:
+
+- in the interaction phase ``go-to-test`` is one form among eight, so the agent mostly acts
+  (it plays about 7 actions on average before moving on);
+- in the planning test it never takes ``quit``: giving up can only lower its score, and the
+  chance baseline is uniform play with the world's actions, the same distribution task
+  validation uses (``ActionSpace.sample``, WORLDTEST.md 5).
+
+The agent is seeded (``RandomAgent(seed=S)``); the same seed and observations give the same
+actions.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..worldtest.observation import EpisodeStart, Observation
+
+__all__ = ["RandomAgent"]
+
+
+class RandomAgent:
+    """Uniform over the valid action forms, then uniform over each argument's range."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 1) -> None:
+        self.seed = seed
+        self._rng = random.Random(seed)
+
+    def reset(self, start: EpisodeStart) -> None:
+        self._rng = random.Random(self.seed)
+
+    def act(self, observation: Observation) -> str:
+        forms = [f for f in observation.actions
+                 if not (observation.phase == "planning" and f.kind == "quit")]
+        form = self._rng.choice(forms)
+        values = [str(self._rng.randint(p.low, p.high)) for p in form.params]
+        return " ".join([form.kind, *values])

@@ -1,0 +1,114 @@
+"""The oracle: MFP by simulation, CD by lock-step comparison, planning by search; and the
+planner on every shipped planning task."""
+
+from __future__ import annotations
+
+import pytest
+
+from llm_eval.agents import (OracleAgent, SearchLimits, cd_change_frame, goal_distance,
+                             mfp_answer, search_plan)
+from llm_eval.autumn import Frame
+from llm_eval.tasks.store import all_tasks
+from llm_eval.worlds import make_world
+from llm_eval.worldtest import goal_cells, goal_reached, run_episode
+
+import worldtest_tasks as W
+
+
+@pytest.mark.parametrize("answer", [0, 3, 5])
+def test_mfp_answer_is_found_by_simulation(answer):
+    assert mfp_answer(W.mfp_task(answer)) == (answer, 0)
+
+
+def test_cd_change_frame_is_the_first_divergence(tmp_path):
+    root = W.write_cd_program(tmp_path)
+    change, played = cd_change_frame(W.cd_task(), 10, root)
+    assert change == 3 and played == W.CD_WITNESS
+
+
+def test_cd_oracle_declares_no_earlier_than_allowed(tmp_path):
+    # a change visible at frame 1 (any left walks right from the start): the oracle must
+    # still wait for the third step before declaring, and submit frame 1
+    root = tmp_path
+    (root / "changes").mkdir()
+    (root / "changes" / "warehouse.sexp").write_text(W.modified_program(), encoding="utf-8")
+    task = W.cd_task().model_copy(update={"hidden": W.cd_task().hidden.model_copy(
+        update={"trigger": "true", "witness": ["left", "down"]})})
+    agent = OracleAgent(task, programs_root=root)
+    result = run_episode(task, agent, programs_root=root)
+    test_actions = [r.action for r in result.records if r.phase == "cd"]
+    assert test_actions == ["left", "down", "noop", "declare", "submit 1"]
+    assert result.raw_reward == 1.0      # T = 1 (the trigger holds from the first tick)
+
+
+def test_cd_oracle_never_declares_without_a_difference(tmp_path):
+    root = tmp_path
+    (root / "changes").mkdir()
+    (root / "changes" / "warehouse.sexp").write_text(W.modified_program(), encoding="utf-8")
+    task = W.cd_task(test_steps=6)
+    task = task.model_copy(update={"hidden": task.hidden.model_copy(
+        update={"witness": ["noop"]})})
+    agent = OracleAgent(task, programs_root=root)
+    result = run_episode(task, agent, programs_root=root)
+    assert result.raw_reward == 0.0 and "no difference" in agent.notes[0]
+
+
+def test_search_finds_a_plan_and_leaves_the_world_where_it_was():
+    task = W.planning_task()
+    world = make_world("warehouse", seed=W.SEED)
+    start = world.reset()[0]
+    result = search_plan(world, task.public.goal, task.public.mask, task.public.horizon)
+    assert result.found and len(result.plan) <= task.public.horizon
+    assert world.frame == start and world.steps == 0
+    for action in result.plan:
+        frame = world.step(action)[0]
+    assert goal_reached(frame, task.public.goal, goal_cells(task.public.mask))
+
+
+def test_search_respects_the_horizon_and_reports_failure():
+    task = W.planning_task()
+    world = make_world("warehouse", seed=W.SEED)
+    world.reset()
+    assert not search_plan(world, task.public.goal, task.public.mask, 2).found
+    impossible = [["red"] * 7 for _ in range(7)]
+    result = search_plan(world, impossible, [[True] * 7] * 7, 5,
+                         SearchLimits(max_expanded=50, max_seconds=10))
+    assert not result.found and result.expanded <= 51
+
+
+def test_oracle_quits_when_no_plan_exists():
+    task = W.planning_task(horizon=2)
+    agent = OracleAgent(task)
+    result = run_episode(task, agent)
+    assert result.score == 0.0 and result.records[-1].action == "quit"
+    assert "no plan found" in agent.notes[0]
+
+
+def test_goal_distance():
+    frame = Frame((("black", "white", "black"), ("black",) * 3, ("black",) * 3), "black")
+    goal = (("black",) * 3, ("black",) * 3, ("black", "black", "white"))
+    assert goal_distance(frame, goal, [(0, 0)]) == 0
+    assert goal_distance(frame, goal, [(2, 2)]) == 3          # white is 3 steps away
+    assert goal_distance(frame, (("red",) * 3,) * 3, [(0, 0), (1, 1)]) == 12   # absent: 2N each
+
+
+SHIPPED = all_tasks()
+
+
+@pytest.mark.parametrize("task", [t for t in SHIPPED if t.family == "planning"],
+                         ids=lambda t: t.id)
+def test_oracle_solves_every_shipped_planning_task(task):
+    agent = OracleAgent(task, limits=SearchLimits(max_seconds=60))
+    result = run_episode(task, agent)
+    assert result.score == 1.0, agent.notes
+
+
+@pytest.mark.parametrize("task", [t for t in SHIPPED if t.family != "planning"],
+                         ids=lambda t: t.id)
+def test_oracle_on_shipped_mfp_and_cd_tasks(task):
+    agent = OracleAgent(task)
+    result = run_episode(task, agent)
+    if task.family == "mfp":
+        assert result.score == 1.0, agent.notes
+    else:
+        assert result.raw_reward > 0.5, agent.notes
