@@ -9,6 +9,8 @@ Commands:
 - ``llm-eval play WORLD [--seed S]``: a person plays a world in the terminal.
 - ``llm-eval render WORLD --seed S [--actions FILE] --format F -o OUT`` renders the frame after
   the actions as json, compact, diff (what the last action changed) or png.
+- ``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]``
+  plays one episode of the shipped task and prints the score.
 
 PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
 
@@ -408,6 +410,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .tasks.commands import add_tasks_parser  # `tasks generate`, `tasks validate`
 
     add_tasks_parser(commands)
+
+    from .worldtest.episode_command import add_episode_parser  # `episode WORLD --family ...`
+
+    add_episode_parser(commands)
     return parser
 
 
