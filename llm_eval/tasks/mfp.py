@@ -2,7 +2,8 @@
 deliberate experiments of the world's notes, a rectangle hidden on the last frames whose
 content depends on the dynamics, and six candidate patches: the truth and five distractors
 made from the world itself (one step earlier, one step later, another action at the last
-step, the view shifted by a cell, a cell recoloured with a colour of the world).
+step, the content shifted by a cell, a cell of the previous patch missing or recoloured with
+a colour of the world), taking the kinds in turn.
 """
 
 from __future__ import annotations
@@ -81,19 +82,22 @@ def distractors(spec: WorldTaskSpec, actions: list[str], grids: list[Grid],
         shifted = patch(grids[-1], rect, dx, dy)
         if shifted is not None:
             out["shift"].append((shifted, f"content shifted {name} by one cell"))
-    truth = patch(grids[-1], rect)
+    # a cell missing or recoloured (with a world colour, the commonest first), made from the
+    # previous frame's patch: made from the truth, it would make the truth the option closest
+    # to all others, a give-away
+    base = patch(grids[-2], rect)
     counts = Counter(c for g in grids for row in g for c in row)
     background = counts.most_common(1)[0][0]
     colours = sorted(counts, key=lambda c: (-counts[c], c))
-    # recolour the cells that show something first (an object's cell recoloured or missing)
-    cells = sorted(rect.cells(), key=lambda q: truth[q[1] - rect.y][q[0] - rect.x] == background)
+    cells = sorted(rect.cells(), key=lambda q: base[q[1] - rect.y][q[0] - rect.x] == background)
     for (cx, cy) in cells:
-        here = truth[cy - rect.y][cx - rect.x]
+        here = base[cy - rect.y][cx - rect.x]
         for colour in colours:
             if colour != here:
-                recoloured = [list(r) for r in truth]
+                recoloured = [list(r) for r in base]
                 recoloured[cy - rect.y][cx - rect.x] = colour
-                out["recolour"].append((recoloured, f"cell ({cx},{cy}) recoloured {colour}"))
+                out["recolour"].append(
+                    (recoloured, f"cell ({cx},{cy}) of the previous patch recoloured {colour}"))
     for k in range(3, len(grids)):
         out["earlier"].append((patch(grids[-k], rect), f"{k - 1} steps earlier"))
     return out
@@ -127,10 +131,15 @@ def build_mfp(spec: WorldTaskSpec) -> MFPTask:
     chosen = _pick(truth, distractors(spec, actions, grids, rect))
     if len(chosen) < 6:
         raise ValueError(f"{spec.world}: only {len(chosen) - 1} distinct distractors")
-    order = list(range(6))
-    random.Random(zlib.crc32(spec.world.encode()) + spec.mfp_seed).shuffle(order)
-    options = [chosen[i][0] for i in order]
-    sources = [chosen[i][1] for i in order]
+    # the truth's position comes from the world's name (so the worlds spread it over all six
+    # positions), the distractors are shuffled with a seeded generator
+    key = zlib.crc32(spec.world.encode())
+    wrong = chosen[1:]
+    random.Random(key + spec.mfp_seed).shuffle(wrong)
+    at = key % 6
+    ordered = wrong[:at] + [chosen[0]] + wrong[at:]
+    options = [o for o, _ in ordered]
+    sources = [s for _, s in ordered]
     shown = []
     for t, g in enumerate(grids):
         rows: list[list[str | None]] = [list(r) for r in g]

@@ -61,7 +61,7 @@ def test_agent_view_leaks_nothing_hidden(task):
 
 def test_mfp_answer_position_is_not_fixed():
     answers = Counter(t.hidden.answer for t in TASKS if t.family == "mfp")
-    assert len(answers) >= 3, answers
+    assert len(answers) >= 5 and max(answers.values()) <= 4, answers
 
 
 def test_load_task_names_the_file_and_field(tmp_path):
