@@ -120,3 +120,17 @@ def test_mfp_shape_errors():
     data["public"]["frames"][0][0][0] = None
     with pytest.raises(TaskFileError, match=r"frame 0: the hidden cells"):
         parse_task(data, source="t.json")
+
+
+def test_truth_is_not_the_option_closest_to_all_others():
+    """Distractors made by editing the truth would make it the centre of the options; the
+    generator avoids that, so this heuristic does no better than chance (2 of 12)."""
+    def distance(a, b):
+        return sum(x != y for ra, rb in zip(a, b) for x, y in zip(ra, rb))
+
+    hits = 0.0
+    for task in (t for t in TASKS if t.family == "mfp"):
+        totals = [sum(distance(a, b) for b in task.public.options) for a in task.public.options]
+        centre = [i for i, v in enumerate(totals) if v == min(totals)]
+        hits += (task.hidden.answer in centre) / len(centre)
+    assert hits <= 3, hits
