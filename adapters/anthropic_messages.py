@@ -1,0 +1,168 @@
+"""Anthropic Messages (``anthropic/<model>``), with extended thinking.
+
+Knobs: ``max_tokens`` (required by the API: ``max_output_tokens``, default 4096, plus the
+thinking budget when thinking is on, since thinking counts against it), ``thinking`` (enabled
+with ``budget_tokens``), ``output_config.effort``. Not sent: ``temperature`` and ``seed``
+(anthropic 2.x ``messages.create`` accepts neither), effort ``minimal``.
+
+Thinking blocks (with their signatures) come back in ``Response.replay_items`` and are sent
+back first in the assistant turn, as the API requires while a tool loop goes on. With thinking
+on the API allows only ``tool_choice`` auto, so an answer without a call can happen; the parser
+reports it to the model as an invalid action.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import anthropic
+
+from .base import Adapter, Stopwatch, image_placeholder
+from .classify import scrub
+from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
+                    ToolResultPart, Usage)
+
+__all__ = ["AnthropicAdapter"]
+
+DEFAULT_MAX_TOKENS = 4096
+_EFFORTS = ("low", "medium", "high", "xhigh", "max")
+
+
+class AnthropicAdapter(Adapter):
+    provider = "anthropic"
+
+    def __init__(self, model: str, **options: Any) -> None:
+        super().__init__(model, **options)
+        key = api_key(options, "ANTHROPIC_API_KEY", self.provider)
+        self._client = LoopClient(lambda: anthropic.AsyncAnthropic(
+            api_key=key, base_url=options.get("base_url"), max_retries=0,
+            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+
+    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+        cfg = request.config
+        system: list[str] = []
+        messages: list[dict[str, Any]] = []
+        for message in request.messages:
+            if message.role == "system":
+                system.extend(p.text for p in message.parts if isinstance(p, TextPart))
+                continue
+            blocks: list[dict[str, Any]] = []
+            if message.role == "assistant" and message.replay_provider == self.provider:
+                blocks.extend(message.replay_items)
+            results = [p for p in message.parts if isinstance(p, ToolResultPart)]
+            blocks.extend({"type": "tool_result", "tool_use_id": p.call_id,
+                           "content": p.text, **({"is_error": True} if p.is_error else {})}
+                          for p in results)
+            for p in message.parts:
+                if isinstance(p, TextPart):
+                    blocks.append({"type": "text", "text": p.text})
+                elif isinstance(p, ImagePart):
+                    data = image_placeholder(p) if for_record else p.data
+                    blocks.append({"type": "image", "source": {
+                        "type": "base64", "media_type": p.media_type, "data": data}})
+                elif isinstance(p, ToolCallPart):
+                    blocks.append({"type": "tool_use", "id": p.id, "name": p.name,
+                                   "input": p.arguments})
+            messages.append({"role": message.role, "content": blocks})
+
+        sent: dict[str, Any] = {}
+        dropped: dict[str, str] = {}
+        max_tokens = cfg.max_output_tokens or DEFAULT_MAX_TOKENS
+        thinking = cfg.thinking_budget is not None and cfg.thinking_budget > 0
+        if thinking:
+            max_tokens += cfg.thinking_budget
+        kwargs: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
+                                  "messages": messages}
+        sent["max_tokens"] = max_tokens
+        if system:
+            kwargs["system"] = "\n\n".join(system)
+        if thinking:
+            kwargs["thinking"] = {"type": "enabled", "budget_tokens": cfg.thinking_budget}
+            sent["thinking.budget_tokens"] = cfg.thinking_budget
+        elif cfg.thinking_budget is not None:
+            dropped["thinking_budget"] = "a budget of 0 means thinking off"
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = [{"name": t.name, "description": t.description,
+                                "input_schema": t.parameters, "strict": True}
+                               for t in request.tools]
+            kwargs["tool_choice"] = {"type": "auto" if thinking else "any",
+                                     "disable_parallel_tool_use": True}
+        if cfg.reasoning_effort is not None:
+            if cfg.reasoning_effort in _EFFORTS:
+                kwargs["output_config"] = {"effort": cfg.reasoning_effort}
+                sent["output_config.effort"] = cfg.reasoning_effort
+            else:
+                dropped["reasoning_effort"] = f"Anthropic has no effort {cfg.reasoning_effort!r}"
+        if cfg.temperature is not None:
+            dropped["temperature"] = "anthropic messages.create takes no temperature"
+        if cfg.seed is not None:
+            dropped["seed"] = "the Messages API takes no seed"
+        return kwargs, sent, dropped
+
+    async def complete(self, request: Request) -> Response:
+        kwargs, sent, dropped = self.build(request)
+        record, _, _ = self.build(request, for_record=True)
+        watch = Stopwatch()
+        try:
+            result = await self._client.get().messages.create(**kwargs)
+        except Exception as exc:
+            verdict = classify_sdk_error(exc, anthropic, self.provider)
+            if verdict is None:
+                raise
+            raise verdict from exc
+        latency = watch.elapsed()
+        text: list[str] = []
+        thinking_text: list[str] = []
+        replay: list[dict[str, Any]] = []
+        calls: list[ToolCall] = []
+        for block in result.content or ():
+            match block.type:
+                case "text":
+                    text.append(block.text)
+                case "thinking":
+                    thinking_text.append(block.thinking)
+                    replay.append({"type": "thinking", "thinking": block.thinking,
+                                   "signature": block.signature})
+                case "redacted_thinking":
+                    replay.append({"type": "redacted_thinking", "data": block.data})
+                case "tool_use":
+                    args = block.input if isinstance(block.input, dict) else None
+                    calls.append(ToolCall(id=block.id, name=block.name, arguments=args,
+                                          raw_arguments=json.dumps(block.input)))
+                case _:
+                    pass
+        u = result.usage
+        cache_read = u.cache_read_input_tokens or 0
+        cache_write = u.cache_creation_input_tokens or 0
+        details = getattr(u, "output_tokens_details", None)
+        reasoning = getattr(details, "thinking_tokens", 0) or 0
+        usage = Usage(input_tokens=u.input_tokens + cache_read + cache_write,
+                      output_tokens=u.output_tokens, reasoning_tokens=reasoning,
+                      cache_read_tokens=cache_read, cache_write_tokens=cache_write)
+        return Response(
+            provider=self.provider, model_requested=self.model, model=result.model or self.model,
+            text="".join(text), tool_calls=tuple(calls), thinking_text="\n".join(thinking_text),
+            replay_items=tuple(replay), stop_reason=_stop(result.stop_reason, bool(calls)),
+            raw_stop_reason=result.stop_reason, usage=usage,
+            raw_usage=u.model_dump(mode="json"), thinking=bool(replay or reasoning),
+            knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
+            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()
+
+
+def _stop(reason: str | None, has_calls: bool) -> StopReason:
+    match reason:
+        case "tool_use":
+            return "tool_call"
+        case "end_turn" | "stop_sequence":
+            return "tool_call" if has_calls else "end_turn"
+        case "max_tokens" | "model_context_window_exceeded":
+            return "max_tokens"
+        case "refusal":
+            return "refusal"
+        case _:
+            return "other"

@@ -1,0 +1,114 @@
+"""Shared pieces of error classification and secret scrubbing for the provider adapters.
+
+Every adapter maps its SDK's exceptions to an HTTP status (or a connection failure) and lets
+``classify_status`` decide: 429 and 529 are rate limits (with Retry-After), 408/409 and 5xx are
+transient, everything else in 4xx is fatal with a one-word reason.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import os
+import re
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from .types import Fatal, ProviderError, RateLimited, Transient
+
+__all__ = ["classify_status", "retry_after_from", "scrub", "known_secrets", "SECRET_ENV_VARS"]
+
+# Provider key variables whose values must never reach a file.
+SECRET_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
+                   "GEMINI_API_KEY", "GOOGLE_API_KEY", "MISTRAL_API_KEY", "GROQ_API_KEY",
+                   "TOGETHER_API_KEY", "OPENROUTER_API_KEY", "DEEPSEEK_API_KEY",
+                   "XAI_API_KEY", "AZURE_API_KEY", "COHERE_API_KEY", "LITELLM_API_KEY")
+
+_SECRET_KEYS = re.compile(r"(^|[-_])(api[-_]?key|authorization|auth[-_]?token|x-api-key|"
+                          r"secret|password|access[-_]?token|bearer|cookie|key)$", re.I)
+_KEY_PATTERN = re.compile(r"\b(sk-(?:ant-)?[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9._\-]{8,})")
+
+_CONTEXT_WORDS = ("context length", "context_length", "context window", "too many tokens",
+                  "maximum context", "prompt is too long", "context_length_exceeded")
+
+
+def retry_after_from(headers: Mapping[str, str] | None) -> float | None:
+    """Seconds to wait from ``retry-after-ms`` or ``retry-after`` (seconds or an HTTP date)."""
+    if not headers:
+        return None
+    lower = {k.lower(): v for k, v in headers.items()}
+    if (ms := lower.get("retry-after-ms")) is not None:
+        try:
+            return max(0.0, float(ms) / 1000.0)
+        except ValueError:
+            pass
+    value = lower.get("retry-after")
+    if value is None:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        parsed = email.utils.parsedate_tz(value)
+        if parsed is None:
+            return None
+        return max(0.0, email.utils.mktime_tz(parsed) - time.time())
+
+
+def classify_status(status: int | None, message: str, *, provider: str,
+                    headers: Mapping[str, str] | None = None,
+                    error_class: str | None = None) -> ProviderError:
+    """The verdict for an HTTP error status (None: the connection failed or timed out)."""
+    kw: dict[str, Any] = {"provider": provider, "status": status, "error_class": error_class}
+    message = scrub(message)
+    if status is None:
+        return Transient(message, **kw)
+    if status in (429, 529):
+        return RateLimited(message, retry_after=retry_after_from(headers), **kw)
+    if status in (408, 409) or status >= 500:
+        return Transient(message, **kw)
+    low = message.lower()
+    if any(word in low for word in _CONTEXT_WORDS) or status == 413:
+        reason = "context_overflow"
+    elif status == 401:
+        reason = "auth"
+    elif status == 403:
+        reason = "permission"
+    elif status == 404:
+        reason = "not_found"
+    elif status in (400, 422):
+        reason = "bad_request"
+    else:
+        reason = f"http_{status}"
+    return Fatal(f"{reason}: {message}", reason=reason, **kw)
+
+
+def known_secrets(extra: Iterable[str] = ()) -> tuple[str, ...]:
+    """The provider keys present in the environment (and ``extra``), for scrubbing."""
+    values = [os.environ.get(name, "") for name in SECRET_ENV_VARS]
+    values.extend(extra)
+    return tuple(v for v in values if v and len(v) >= 6)
+
+
+def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """A copy of ``value`` (dicts, lists, strings) with keys, auth headers and key-looking
+    strings replaced by ``"[redacted]"``."""
+    found = known_secrets(secrets)
+    return _scrub(value, found)
+
+
+def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, "[redacted]")
+        return _KEY_PATTERN.sub("[redacted]", value)
+    if isinstance(value, Mapping):
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, str) and _SECRET_KEYS.search(k) and v not in (None, ""):
+                out[k] = "[redacted]"
+            else:
+                out[k] = _scrub(v, secrets)
+        return out
+    if isinstance(value, (list, tuple)):
+        return [_scrub(v, secrets) for v in value]
+    return value

@@ -1,0 +1,149 @@
+"""LiteLLM (``litellm/<litellm model>``): any provider LiteLLM knows, and any OpenAI-compatible
+server (``litellm/openai/<model>`` with ``base_url=``).
+
+LiteLLM speaks Chat Completions for every provider. A knob is sent only if LiteLLM says the
+routed provider supports it (``get_supported_openai_params``); otherwise it is recorded in
+``knobs_dropped``. LiteLLM's own retries are off (``num_retries=0``). Importing litellm takes
+seconds and, unless told otherwise, fetches a price map from the network: this module is
+imported only when a litellm adapter is created, with the local map forced.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+import litellm  # noqa: E402
+
+from .base import Adapter, Stopwatch  # noqa: E402
+from .chat_format import (chat_messages, chat_stop_reason, chat_tools,  # noqa: E402
+                          parse_tool_call)
+from .classify import classify_status, scrub  # noqa: E402
+from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
+
+__all__ = ["LiteLLMAdapter"]
+
+litellm.suppress_debug_info = True
+
+
+class LiteLLMAdapter(Adapter):
+    provider = "litellm"
+
+    def __init__(self, model: str, **options: Any) -> None:
+        super().__init__(model, **options)
+        try:
+            _, self.routed_provider, _, _ = litellm.get_llm_provider(model)
+        except Exception as exc:  # litellm raises a bare BadRequestError-like for unknowns
+            from .types import Fatal
+
+            raise Fatal(f"bad_request: litellm does not know model {model!r}: {exc}",
+                        reason="bad_request", provider=self.provider) from exc
+        self.supported = set(litellm.get_supported_openai_params(
+            model=model, custom_llm_provider=self.routed_provider) or ())
+
+    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+        cfg = request.config
+        kwargs: dict[str, Any] = {
+            "model": self.model,
+            "messages": chat_messages(request, for_record=for_record,
+                                      replay_provider=self.provider),
+        }
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = chat_tools(request)
+            kwargs["tool_choice"] = "required"
+            if "parallel_tool_calls" in self.supported:
+                kwargs["parallel_tool_calls"] = False
+        sent: dict[str, Any] = {}
+        dropped: dict[str, str] = {}
+        knobs = {"max_tokens": cfg.max_output_tokens, "temperature": cfg.temperature,
+                 "seed": cfg.seed, "reasoning_effort": cfg.reasoning_effort,
+                 "thinking": ({"type": "enabled", "budget_tokens": cfg.thinking_budget}
+                              if cfg.thinking_budget else None)}
+        for name, value in knobs.items():
+            if value is None:
+                continue
+            if name in self.supported:
+                kwargs[name] = sent[name] = value
+            else:
+                dropped[name] = f"litellm: {self.routed_provider} does not support {name}"
+        if cfg.thinking_budget == 0:
+            dropped["thinking"] = "a budget of 0 means thinking off"
+        return kwargs, sent, dropped
+
+    async def complete(self, request: Request) -> Response:
+        kwargs, sent, dropped = self.build(request)
+        record, _, _ = self.build(request, for_record=True)
+        call = dict(kwargs, num_retries=0, max_retries=0,
+                    timeout=self.options.get("timeout", 600.0))
+        if self.options.get("base_url"):
+            call["api_base"] = self.options["base_url"]
+        if self.options.get("api_key"):
+            call["api_key"] = self.options["api_key"]
+        elif self.options.get("api_key_env"):
+            call["api_key"] = os.environ.get(self.options["api_key_env"])
+        elif self.options.get("base_url"):
+            call["api_key"] = "not-needed"
+        watch = Stopwatch()
+        try:
+            result = await litellm.acompletion(**call)
+        except Exception as exc:
+            verdict = _classify(exc)
+            if verdict is None:
+                raise
+            raise verdict from exc
+        latency = watch.elapsed()
+        if not getattr(result, "choices", None):
+            raise Transient("malformed response: no choices", provider=self.provider)
+        choice = result.choices[0]
+        message = choice.message
+        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
+                      for c in (message.tool_calls or ()))
+        blocks = tuple(dict(b) for b in (getattr(message, "thinking_blocks", None) or ()))
+        reasoning_text = getattr(message, "reasoning_content", None) or ""
+        u = getattr(result, "usage", None)
+        raw_usage = u.model_dump(mode="json") if u is not None else {}
+        details = getattr(u, "completion_tokens_details", None)
+        reasoning = getattr(details, "reasoning_tokens", 0) or 0
+        prompt_details = getattr(u, "prompt_tokens_details", None)
+        cache_read = (getattr(prompt_details, "cached_tokens", 0)
+                      or raw_usage.get("cache_read_input_tokens") or 0)
+        cache_write = raw_usage.get("cache_creation_input_tokens") or 0
+        usage = Usage(input_tokens=getattr(u, "prompt_tokens", 0) or 0,
+                      output_tokens=getattr(u, "completion_tokens", 0) or 0,
+                      reasoning_tokens=reasoning, cache_read_tokens=cache_read,
+                      cache_write_tokens=cache_write)
+        return Response(
+            provider=self.provider, model_requested=self.model,
+            model=getattr(result, "model", None) or self.model,
+            text=message.content or "", tool_calls=calls, thinking_text=reasoning_text,
+            replay_items=blocks, stop_reason=chat_stop_reason(choice.finish_reason, bool(calls)),
+            raw_stop_reason=choice.finish_reason, usage=usage, raw_usage=raw_usage,
+            thinking=bool(reasoning or blocks or reasoning_text),
+            knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
+            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+
+
+def _classify(exc: BaseException) -> ProviderError | None:
+    errors = litellm.exceptions
+    name = type(exc).__name__
+    if isinstance(exc, errors.Timeout):
+        return Transient(f"timeout: {scrub(str(exc))[:300]}", provider="litellm",
+                         error_class=name)
+    if isinstance(exc, errors.ContextWindowExceededError):
+        return classify_status(400, f"context window exceeded: {exc}", provider="litellm",
+                               error_class=name)
+    if isinstance(exc, errors.APIConnectionError):
+        return Transient(f"connection failed: {scrub(str(exc))[:300]}", provider="litellm",
+                         error_class=name)
+    status = getattr(exc, "status_code", None)
+    if isinstance(exc, tuple(errors.LITELLM_EXCEPTION_TYPES)) or status is not None:
+        headers: dict[str, str] = {}
+        response = getattr(exc, "response", None)
+        if response is not None and getattr(response, "headers", None) is not None:
+            headers.update(dict(response.headers))
+        headers.update(getattr(exc, "litellm_response_headers", None) or {})
+        return classify_status(status if isinstance(status, int) else 500, str(exc)[:500],
+                               provider="litellm", headers=headers, error_class=name)
+    return None

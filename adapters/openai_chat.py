@@ -1,0 +1,98 @@
+"""OpenAI Chat Completions (``openai-chat/<model>``); with ``base_url`` any OpenAI-compatible
+server.
+
+Knobs: ``max_completion_tokens``, ``temperature``, ``seed``, ``reasoning_effort``. Not sent:
+``thinking_budget`` (OpenAI takes an effort, not a token budget).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import openai
+
+from .base import Adapter, Stopwatch
+from .chat_format import chat_messages, chat_stop_reason, chat_tools, parse_tool_call
+from .classify import scrub
+from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .types import Request, Response, Usage
+
+__all__ = ["OpenAIChatAdapter"]
+
+
+class OpenAIChatAdapter(Adapter):
+    provider = "openai-chat"
+
+    def __init__(self, model: str, **options: Any) -> None:
+        super().__init__(model, **options)
+        key = api_key(options, "OPENAI_API_KEY", self.provider)
+        self._client = LoopClient(lambda: openai.AsyncOpenAI(
+            api_key=key, base_url=options.get("base_url"), max_retries=0,
+            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+
+    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+        cfg = request.config
+        kwargs: dict[str, Any] = {"model": self.model,
+                                  "messages": chat_messages(request, for_record=for_record)}
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = chat_tools(request)
+            kwargs["tool_choice"] = "required"
+            kwargs["parallel_tool_calls"] = False
+        sent: dict[str, Any] = {}
+        dropped: dict[str, str] = {}
+        if cfg.max_output_tokens is not None:
+            kwargs["max_completion_tokens"] = sent["max_completion_tokens"] = \
+                cfg.max_output_tokens
+        if cfg.temperature is not None:
+            kwargs["temperature"] = sent["temperature"] = cfg.temperature
+        if cfg.seed is not None:
+            kwargs["seed"] = sent["seed"] = cfg.seed
+        if cfg.reasoning_effort is not None:
+            kwargs["reasoning_effort"] = sent["reasoning_effort"] = cfg.reasoning_effort
+        if cfg.thinking_budget is not None:
+            dropped["thinking_budget"] = "OpenAI takes a reasoning effort, not a token budget"
+        return kwargs, sent, dropped
+
+    async def complete(self, request: Request) -> Response:
+        kwargs, sent, dropped = self.build(request)
+        record, _, _ = self.build(request, for_record=True)
+        watch = Stopwatch()
+        try:
+            result = await self._client.get().chat.completions.create(**kwargs)
+        except Exception as exc:
+            verdict = classify_sdk_error(exc, openai, self.provider)
+            if verdict is None:
+                raise
+            raise verdict from exc
+        latency = watch.elapsed()
+        if not result.choices:
+            from .types import Transient
+
+            raise Transient("malformed response: no choices", provider=self.provider)
+        choice = result.choices[0]
+        message = choice.message
+        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
+                      for c in (message.tool_calls or ()) if c.type == "function")
+        u = result.usage
+        reasoning = getattr(getattr(u, "completion_tokens_details", None),
+                            "reasoning_tokens", 0) or 0
+        prompt_details = getattr(u, "prompt_tokens_details", None)
+        cached = getattr(prompt_details, "cached_tokens", 0) or 0
+        written = getattr(prompt_details, "cache_write_tokens", 0) or 0
+        usage = Usage(input_tokens=u.prompt_tokens if u else 0,
+                      output_tokens=u.completion_tokens if u else 0, reasoning_tokens=reasoning,
+                      cache_read_tokens=cached, cache_write_tokens=written)
+        stop = chat_stop_reason(choice.finish_reason, bool(calls))
+        if message.refusal:
+            stop = "refusal"
+        return Response(
+            provider=self.provider, model_requested=self.model, model=result.model or self.model,
+            text=message.content or message.refusal or "", tool_calls=calls, stop_reason=stop,
+            raw_stop_reason=choice.finish_reason, usage=usage,
+            raw_usage=u.model_dump(mode="json") if u else {},
+            thinking=(reasoning > 0) if u is not None else None,
+            knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
+            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+
+    async def aclose(self) -> None:
+        await self._client.aclose()

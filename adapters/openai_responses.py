@@ -1,0 +1,165 @@
+"""OpenAI Responses API (``openai/<model>``).
+
+Knobs: ``max_output_tokens``, ``temperature``, ``reasoning.effort``. Not sent: ``seed`` (the
+Responses API has none) and ``thinking_budget`` (OpenAI takes an effort, not a token budget).
+Calls are stateless (``store=False``); with a reasoning effort the encrypted reasoning items
+are requested and sent back on later turns through ``Message.replay_items``.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import openai
+
+from .base import Adapter, Stopwatch, image_placeholder
+from .chat_format import parse_tool_call
+from .classify import scrub
+from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
+                    ToolResultPart, Usage)
+
+__all__ = ["OpenAIResponsesAdapter"]
+
+
+class OpenAIResponsesAdapter(Adapter):
+    provider = "openai"
+
+    def __init__(self, model: str, **options: Any) -> None:
+        super().__init__(model, **options)
+        key = api_key(options, "OPENAI_API_KEY", self.provider)
+        self._client = LoopClient(lambda: openai.AsyncOpenAI(
+            api_key=key, base_url=options.get("base_url"), max_retries=0,
+            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+
+    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+        """The ``responses.create`` keyword arguments, the knobs sent and the knobs dropped."""
+        cfg = request.config
+        instructions: list[str] = []
+        items: list[dict[str, Any]] = []
+        for message in request.messages:
+            if message.role == "system":
+                instructions.extend(p.text for p in message.parts if isinstance(p, TextPart))
+                continue
+            if message.role == "assistant":
+                if message.replay_provider == self.provider:
+                    items.extend(message.replay_items)
+                text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
+                if text:
+                    items.append({"role": "assistant", "content": text})
+                for p in message.parts:
+                    if isinstance(p, ToolCallPart):
+                        items.append({"type": "function_call", "call_id": p.id, "name": p.name,
+                                      "arguments": json.dumps(p.arguments)})
+                continue
+            content: list[dict[str, Any]] = []
+            for p in message.parts:
+                if isinstance(p, ToolResultPart):
+                    items.append({"type": "function_call_output", "call_id": p.call_id,
+                                  "output": p.text})
+                elif isinstance(p, TextPart):
+                    content.append({"type": "input_text", "text": p.text})
+                elif isinstance(p, ImagePart):
+                    url = (image_placeholder(p) if for_record
+                           else f"data:{p.media_type};base64,{p.data}")
+                    content.append({"type": "input_image", "image_url": url, "detail": "auto"})
+            if content:
+                items.append({"role": "user", "content": content})
+
+        kwargs: dict[str, Any] = {"model": self.model, "input": items, "store": False}
+        if instructions:
+            kwargs["instructions"] = "\n\n".join(instructions)
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = [{"type": "function", "name": t.name, "description": t.description,
+                                "parameters": t.parameters, "strict": True}
+                               for t in request.tools]
+            kwargs["tool_choice"] = "required"
+            kwargs["parallel_tool_calls"] = False
+        sent: dict[str, Any] = {}
+        dropped: dict[str, str] = {}
+        if cfg.max_output_tokens is not None:
+            kwargs["max_output_tokens"] = sent["max_output_tokens"] = cfg.max_output_tokens
+        if cfg.temperature is not None:
+            kwargs["temperature"] = sent["temperature"] = cfg.temperature
+        if cfg.reasoning_effort is not None:
+            kwargs["reasoning"] = {"effort": cfg.reasoning_effort, "summary": "auto"}
+            kwargs["include"] = ["reasoning.encrypted_content"]
+            sent["reasoning.effort"] = cfg.reasoning_effort
+        if cfg.seed is not None:
+            dropped["seed"] = "the Responses API takes no seed"
+        if cfg.thinking_budget is not None:
+            dropped["thinking_budget"] = "OpenAI takes a reasoning effort, not a token budget"
+        return kwargs, sent, dropped
+
+    async def complete(self, request: Request) -> Response:
+        kwargs, sent, dropped = self.build(request)
+        record, _, _ = self.build(request, for_record=True)
+        watch = Stopwatch()
+        try:
+            result = await self._client.get().responses.create(**kwargs)
+        except Exception as exc:
+            verdict = classify_sdk_error(exc, openai, self.provider)
+            if verdict is None:
+                raise
+            raise verdict from exc
+        latency = watch.elapsed()
+        return self.normalise(result, record, sent, dropped, latency)
+
+    def normalise(self, result: Any, record: dict, sent: dict, dropped: dict,
+                  latency: float) -> Response:
+        text: list[str] = []
+        thinking: list[str] = []
+        calls: list[ToolCall] = []
+        replay: list[dict[str, Any]] = []
+        refusal = False
+        for item in result.output or ():
+            match item.type:
+                case "reasoning":
+                    replay.append(item.model_dump(mode="json", exclude_none=True))
+                    thinking.extend(s.text for s in (item.summary or ()))
+                case "message":
+                    for c in item.content or ():
+                        if c.type == "output_text":
+                            text.append(c.text)
+                        elif c.type == "refusal":
+                            refusal = True
+                            text.append(c.refusal)
+                case "function_call":
+                    calls.append(parse_tool_call(item.call_id, item.name, item.arguments))
+                case _:
+                    pass
+        raw_usage = result.usage.model_dump(mode="json") if result.usage else {}
+        u = result.usage
+        reasoning = cached = written = 0
+        if u is not None:
+            reasoning = getattr(u.output_tokens_details, "reasoning_tokens", 0) or 0
+            cached = getattr(u.input_tokens_details, "cached_tokens", 0) or 0
+            written = getattr(u.input_tokens_details, "cache_write_tokens", 0) or 0
+        usage = Usage(input_tokens=u.input_tokens if u else 0,
+                      output_tokens=u.output_tokens if u else 0, reasoning_tokens=reasoning,
+                      cache_read_tokens=cached, cache_write_tokens=written)
+        incomplete = getattr(result.incomplete_details, "reason", None)
+        match (result.status, incomplete):
+            case (_, "max_output_tokens"):
+                stop = "max_tokens"
+            case (_, "content_filter"):
+                stop = "refusal"
+            case ("completed", _) if refusal:
+                stop = "refusal"
+            case ("completed", _):
+                stop = "tool_call" if calls else "end_turn"
+            case _:
+                stop = "other"
+        return Response(
+            provider=self.provider, model_requested=self.model, model=result.model or self.model,
+            text="".join(text), tool_calls=tuple(calls), thinking_text="\n".join(thinking),
+            replay_items=tuple(replay), stop_reason=stop,
+            raw_stop_reason=incomplete or result.status, usage=usage, raw_usage=raw_usage,
+            thinking=bool(reasoning or replay), knobs_sent=sent, knobs_dropped=dropped,
+            raw_request=scrub(record), raw_response=scrub(result.model_dump(mode="json")),
+            latency_s=latency)
+
+
+    async def aclose(self) -> None:
+        await self._client.aclose()

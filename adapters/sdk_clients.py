@@ -1,0 +1,74 @@
+"""What the openai and anthropic adapters share: one SDK client per event loop (with SDK
+retries off) and the mapping of the SDKs' exceptions to our three verdicts.
+
+Both SDKs (openai 3.x, anthropic 2.x) are built on httpx2 and share an exception shape:
+``APIStatusError`` (``status_code``, ``response.headers``), ``APITimeoutError`` and
+``APIConnectionError``, ``APIResponseValidationError``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+from .classify import classify_status, scrub
+from .types import Fatal, ProviderError, Transient
+
+__all__ = ["LoopClient", "classify_sdk_error"]
+
+
+class LoopClient:
+    """An SDK client made on first use in each event loop (pooled connections belong to a
+    loop)."""
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self._make = make
+        self._client: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def get(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            self._client = self._make()
+            self._loop = loop
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None:
+            await self._client.close()
+            self._client = None
+
+
+def api_key(options: dict[str, Any], env: str, provider: str) -> str:
+    """The key from ``api_key=`` or the environment; a missing key is fatal before any call."""
+    key = options.get("api_key") or os.environ.get(options.get("api_key_env") or env)
+    if not key:
+        if options.get("base_url"):
+            return "not-needed"  # local OpenAI-compatible servers ignore the key
+        raise Fatal(f"auth: {options.get('api_key_env') or env} is not set", reason="auth",
+                    provider=provider)
+    return key
+
+
+def classify_sdk_error(exc: BaseException, sdk: Any, provider: str) -> ProviderError | None:
+    """Our verdict for an exception raised by ``sdk`` (the openai or anthropic module), or
+    None if it is not an SDK or transport error (a bug: let it propagate)."""
+    name = type(exc).__name__
+    if isinstance(exc, sdk.APIStatusError):
+        body = scrub(exc.body) if exc.body is not None else None
+        message = exc.message
+        if isinstance(body, dict):
+            message = json.dumps(body, sort_keys=True)[:500]
+        return classify_status(exc.status_code, message, provider=provider,
+                               headers=dict(exc.response.headers), error_class=name)
+    if isinstance(exc, sdk.APITimeoutError):
+        return Transient(f"timeout: {exc}", provider=provider, error_class=name)
+    if isinstance(exc, sdk.APIConnectionError):
+        return Transient(f"connection failed: {exc}", provider=provider, error_class=name)
+    if isinstance(exc, (sdk.APIResponseValidationError, json.JSONDecodeError)):
+        return Transient(f"malformed response: {scrub(str(exc))[:300]}", provider=provider,
+                         error_class=name)
+    return None
