@@ -22,7 +22,8 @@ from ..worlds import World, make_world
 from ..worlds.registry import PROGRAMS_DIR, PROGRAMS_PACKAGE
 from .errors import TaskProgramError
 
-__all__ = ["original_world", "modified_world", "modified_program_text", "programs_root"]
+__all__ = ["original_world", "modified_world", "modified_program_text", "programs_root",
+           "ProgramsRoot"]
 
 ProgramsRoot = Path | Traversable
 
