@@ -414,6 +414,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .worldtest.episode_command import add_episode_parser  # `episode WORLD --family ...`
 
     add_episode_parser(commands)
+
+    from adapters.commands import add_providers_parser  # `providers [--json]`
+
+    add_providers_parser(commands)
     return parser
 
 

@@ -1,0 +1,112 @@
+"""Anthropic Messages through the real SDK, its HTTP intercepted (respx over httpx2)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+from provider_bodies import SIGNATURE, anthropic_error, messages_body
+from sample import FORMS, SECRET, request
+
+from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
+                      create_adapter, read_reply)
+
+URL = "https://api.anthropic.com/v1/messages"
+
+
+@pytest.fixture
+def adapter(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    return create_adapter("anthropic/claude-sonnet-4-5")
+
+
+def sent(route) -> dict:
+    return json.loads(route.calls.last.request.content)
+
+
+def test_thinking_knobs_and_usage(adapter, httpx2_mock):
+    route = httpx2_mock.post(URL).respond(json=messages_body(
+        calls=[("toolu_1", "go_to_test", {})], thinking="I have seen enough", redacted=True))
+    cfg = GenerationConfig(max_output_tokens=1000, thinking_budget=4096, temperature=0.2,
+                           seed=3, reasoning_effort="medium")
+    response = asyncio.run(adapter.complete(request(cfg)))
+    body = sent(route)
+    headers = route.calls.last.request.headers
+    assert SECRET in (headers.get("x-api-key", "") + headers.get("authorization", ""))
+    assert body["max_tokens"] == 5096
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 4096}
+    assert body["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
+    assert body["output_config"] == {"effort": "medium"}
+    assert "temperature" not in body and "seed" not in body
+    assert body["system"] == "You explore a grid world."
+    assert body["messages"][0]["content"][1]["source"]["type"] == "base64"
+    assert body["tools"][0]["input_schema"]["required"] == ["x", "y"]
+    assert response.knobs_sent == {"max_tokens": 5096, "thinking.budget_tokens": 4096,
+                                   "output_config.effort": "medium"}
+    assert set(response.knobs_dropped) == {"temperature", "seed"}
+    assert response.thinking is True and response.thinking_text == "I have seen enough"
+    assert response.replay_items[0] == {"type": "thinking", "thinking": "I have seen enough",
+                                        "signature": SIGNATURE}
+    assert response.replay_items[1]["type"] == "redacted_thinking"
+    u = response.usage
+    assert (u.input_tokens, u.cache_read_tokens, u.cache_write_tokens) == (3050, 2000, 1000)
+    assert (u.output_tokens, u.reasoning_tokens) == (400, 300)
+    assert response.model == "claude-sonnet-4-5-20250929"
+    assert read_reply(response, FORMS, "tools").action == "go-to-test"
+
+
+def test_thinking_blocks_sent_back_first_with_signatures(adapter, httpx2_mock):
+    route = httpx2_mock.post(URL)
+    route.side_effect = [
+        httpx.Response(200, json=messages_body(calls=[("toolu_1", "left", {})], thinking="go")),
+        httpx.Response(200, json=messages_body(calls=[("toolu_2", "noop", {})])),
+    ]
+    cfg = GenerationConfig(thinking_budget=2048)
+    first = asyncio.run(adapter.complete(request(cfg)))
+    history = (Message.user("start"), Message.from_response(first),
+               Message.user(ToolResultPart(call_id="toolu_1", text="frame 1")))
+    asyncio.run(adapter.complete(request(cfg, history=history)))
+    messages = sent(route)["messages"]
+    assistant = messages[1]["content"]
+    assert [b["type"] for b in assistant] == ["thinking", "tool_use"]
+    assert assistant[0]["signature"] == SIGNATURE
+    assert messages[2]["content"][0] == {"type": "tool_result", "tool_use_id": "toolu_1",
+                                         "content": "frame 1"}
+
+
+def test_without_thinking_a_tool_is_required(adapter, httpx2_mock):
+    route = httpx2_mock.post(URL).respond(json=messages_body(
+        text="ACTION: left", usage={"input_tokens": 10, "output_tokens": 5}))
+    response = asyncio.run(adapter.complete(request()))
+    assert sent(route)["tool_choice"] == {"type": "any", "disable_parallel_tool_use": True}
+    assert response.thinking is False
+    assert response.stop_reason == "end_turn"
+    assert read_reply(response, FORMS, "tools").message.startswith("no action")
+    assert read_reply(response, FORMS, "text").action == "left"
+
+
+@pytest.mark.parametrize("status,type_,verdict", [
+    (529, "overloaded_error", RateLimited),
+    (429, "rate_limit_error", RateLimited),
+    (500, "api_error", Transient),
+    (401, "authentication_error", Fatal),
+    (400, "invalid_request_error", Fatal),
+])
+def test_errors_classified(adapter, httpx2_mock, status, type_, verdict):
+    httpx2_mock.post(URL).respond(status, json=anthropic_error(type_, "prompt is too long"
+                                                               if status == 400 else "nope"),
+                                  headers={"retry-after": "3"} if status == 429 else {})
+    with pytest.raises(verdict) as caught:
+        asyncio.run(adapter.complete(request()))
+    if status == 429:
+        assert caught.value.retry_after == 3.0
+    if status == 400:
+        assert caught.value.reason == "context_overflow"
+
+
+def test_dropped_connection_is_transient(adapter, httpx2_mock):
+    httpx2_mock.post(URL).mock(side_effect=httpx.RemoteProtocolError("peer closed"))
+    with pytest.raises(Transient):
+        asyncio.run(adapter.complete(request()))
