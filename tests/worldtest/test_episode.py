@@ -163,3 +163,24 @@ def test_missing_or_escaping_program_paths_are_task_errors(tmp_path):
         run_episode(W.cd_task(), Scripted(["go-to-test"]), programs_root=tmp_path)
     with pytest.raises(TaskProgramError, match="without '..'"):
         run_episode(W.cd_task(program="../warehouse.sexp"), Scripted(["go-to-test"]))
+
+
+def _shipped():
+    from llm_eval.tasks.store import all_tasks
+    return all_tasks()
+
+
+@pytest.mark.parametrize("task", _shipped(), ids=lambda t: t.id)
+def test_shipped_tasks_leak_nothing_hidden(task):
+    agent = Recorder(RandomAgent(seed=11))
+    run_episode(task, agent, interaction_steps=10)
+    blob = json.dumps([o.to_dict() for o in agent.seen])
+    hidden = task.hidden.model_dump()
+    texts = {"mfp": lambda: list(hidden["option_sources"]),
+             "cd": lambda: [hidden["trigger"], hidden["change"], hidden["program"],
+                            "SpecialConditionTriggered"],
+             "planning": lambda: []}[task.family]()
+    if "witness" in hidden and len(hidden["witness"]) > 2:
+        texts.append(json.dumps(hidden["witness"]))
+    for text in texts:
+        assert text not in blob, text
