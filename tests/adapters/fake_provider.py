@@ -1,0 +1,149 @@
+"""A fake model provider on 127.0.0.1, scripted per test.
+
+It serves ``/v1/chat/completions``, ``/v1/responses`` and ``/v1/messages`` from a queue of
+steps: a reply (a body in the provider's real shape) or a fault (``429`` with Retry-After,
+``500``, ``503``, ``529``, ``timeout``: no answer for ``hang`` seconds, ``drop``: the
+connection closed without an answer, ``malformed``: 200 with broken JSON). Every request is
+kept (path, headers, JSON body). Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/messages")
+FAULTS = ("429", "500", "503", "529", "timeout", "drop", "malformed")
+
+
+@dataclass
+class Step:
+    fault: str | None = None
+    body: dict | None = None
+    retry_after: float = 2.0
+
+
+@dataclass
+class Seen:
+    path: str
+    headers: dict[str, str]
+    body: Any
+    answered: str = ""
+
+
+def _error_body(path: str, status: int) -> dict:
+    if path == "/v1/messages":
+        kind = {429: "rate_limit_error", 529: "overloaded_error"}.get(status, "api_error")
+        return {"type": "error", "error": {"type": kind, "message": f"fake {status}"}}
+    return {"error": {"message": f"fake {status}", "type": "server_error", "param": None,
+                      "code": None}}
+
+
+@dataclass
+class FakeProvider:
+    hang: float = 2.0
+    steps: list[Step] = field(default_factory=list)
+    seen: list[Seen] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+        fake = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+            def do_POST(self) -> None:
+                fake._handle(self)
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def reply(self, body: dict) -> FakeProvider:
+        self.steps.append(Step(body=body))
+        return self
+
+    def fault(self, kind: str, retry_after: float = 2.0) -> FakeProvider:
+        assert kind in FAULTS, kind
+        self.steps.append(Step(fault=kind, retry_after=retry_after))
+        return self
+
+    def __enter__(self) -> FakeProvider:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    # --- the server side ----------------------------------------------------------------------
+
+    def _handle(self, h: BaseHTTPRequestHandler) -> None:
+        length = int(h.headers.get("content-length") or 0)
+        raw = h.rfile.read(length)
+        try:
+            body = json.loads(raw)
+        except json.JSONDecodeError:
+            body = raw.decode("utf-8", "replace")
+        seen = Seen(h.path, dict(h.headers.items()), body)
+        with self._lock:
+            self.seen.append(seen)
+            step = self.steps.pop(0) if self.steps else None
+        path = h.path.split("?")[0]
+        if path not in PATHS:
+            return self._send(h, 404, {"error": {"message": f"no route {path}"}}, seen)
+        if step is None:
+            return self._send(h, 500, {"error": {"message": "fake provider: script exhausted"}},
+                              seen)
+        match step.fault:
+            case None:
+                self._send(h, 200, step.body, seen)
+            case "429" | "529":
+                status = int(step.fault)
+                self._send(h, status, _error_body(path, status), seen,
+                           {"retry-after": str(step.retry_after)})
+            case "500" | "503":
+                status = int(step.fault)
+                self._send(h, status, _error_body(path, status), seen)
+            case "timeout":
+                seen.answered = "timeout"
+                time.sleep(self.hang)
+                h.close_connection = True
+            case "drop":
+                seen.answered = "drop"
+                h.close_connection = True
+                try:
+                    h.connection.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+            case "malformed":
+                self._send(h, 200, b'{"id": "broken", "choices": [', seen)
+
+    @staticmethod
+    def _send(h: BaseHTTPRequestHandler, status: int, body: dict | bytes, seen: Seen,
+              headers: dict[str, str] | None = None) -> None:
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        seen.answered = str(status)
+        try:
+            h.send_response(status)
+            h.send_header("content-type", "application/json")
+            h.send_header("content-length", str(len(data)))
+            for k, v in (headers or {}).items():
+                h.send_header(k, v)
+            h.end_headers()
+            h.wfile.write(data)
+        except OSError:
+            pass
