@@ -1,0 +1,84 @@
+"""LiteLLM through its real code, its HTTP intercepted with respx (litellm uses httpx; the
+aiohttp transport is off in conftest)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import pytest
+import respx
+from provider_bodies import anthropic_error, messages_body
+from sample import FORMS, SECRET, request
+
+from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
+                      create_adapter, read_tool_reply)
+
+ANTHROPIC = "https://api.anthropic.com/v1/messages"
+
+
+@pytest.fixture
+def adapter(monkeypatch):
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    return create_adapter("litellm/anthropic/claude-sonnet-4-5", timeout=5)
+
+
+def test_anthropic_via_litellm(adapter):
+    cfg = GenerationConfig(max_output_tokens=3000, temperature=0.3, seed=4,
+                           thinking_budget=2048)
+    with respx.mock(assert_all_mocked=True) as mock:
+        route = mock.post(ANTHROPIC).respond(json=messages_body(
+            calls=[("toolu_1", "click", {"x": 2, "y": 5})], thinking="the ball falls"))
+        response = asyncio.run(adapter.complete(request(cfg)))
+    body = json.loads(route.calls.last.request.content)
+    assert body["model"] == "claude-sonnet-4-5"
+    assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
+    assert "seed" not in body
+    assert response.knobs_sent == {"max_tokens": 3000, "temperature": 0.3,
+                                   "thinking": {"type": "enabled", "budget_tokens": 2048}}
+    assert "seed" in response.knobs_dropped
+    assert read_tool_reply(response, FORMS).action == "click 2 5"
+    assert response.thinking is True
+    assert response.replay_items and response.replay_items[0]["signature"]
+    assert response.usage.cache_read_tokens == 2000
+    assert SECRET not in json.dumps(response.model_dump(mode="json"))
+
+
+def test_thinking_blocks_go_back_through_litellm(adapter):
+    with respx.mock() as mock:
+        route = mock.post(ANTHROPIC)
+        route.side_effect = [
+            httpx.Response(200, json=messages_body(
+                calls=[("toolu_1", "left", {})], thinking="try left")),
+            httpx.Response(200, json=messages_body(calls=[("toolu_2", "noop", {})]))
+        ]
+        cfg = GenerationConfig(thinking_budget=1024)
+        first = asyncio.run(adapter.complete(request(cfg)))
+        history = (Message.user("start"), Message.from_response(first),
+                   Message.user(ToolResultPart(call_id="toolu_1", text="frame 1")))
+        asyncio.run(adapter.complete(request(cfg, history=history)))
+    assistant = json.loads(route.calls.last.request.content)["messages"][1]["content"]
+    assert assistant[0]["type"] == "thinking" and assistant[0]["signature"]
+
+
+def test_openai_compatible_server_by_base_url():
+    adapter = create_adapter("litellm/openai/qwen2.5-0.5b", base_url="http://127.0.0.1:9/v1")
+    assert adapter.routed_provider == "openai"
+    kwargs, sent, dropped = adapter.build(request(GenerationConfig(seed=1, temperature=0)))
+    assert sent == {"seed": 1, "temperature": 0} and kwargs["tool_choice"] == "required"
+
+
+@pytest.mark.parametrize("status,verdict", [(429, RateLimited), (401, Fatal)])
+def test_errors_classified(adapter, status, verdict):
+    with respx.mock() as mock:
+        mock.post(ANTHROPIC).respond(status, json=anthropic_error(
+            "rate_limit_error" if status == 429 else "authentication_error", "no"),
+            headers={"retry-after": "4"})
+        with pytest.raises(verdict) as caught:
+            asyncio.run(adapter.complete(request()))
+    assert caught.value.status == status
+    if status == 429:
+        assert caught.value.retry_after == 4.0
+    assert SECRET not in str(caught.value)
+
