@@ -27,6 +27,7 @@ from adapters.classify import scrub
 from adapters.types import Fatal, ProviderError, RateLimited, Request, Response, Transient
 
 from .errors import LlmEvalError
+from .pricing import Cost, price
 
 __all__ = ["CallPolicy", "Attempt", "CallResult", "FatalProviderError", "InfrastructureError",
            "call", "call_sync", "sleep"]
@@ -67,8 +68,12 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class CallResult:
+    """The response, every attempt, and the cost of the answer (None for a model the price
+    table does not know; the raw usage stays in the response for re-pricing)."""
+
     response: Response
     attempts: tuple[Attempt, ...]
+    cost: Cost | None = None
 
     @property
     def retries(self) -> int:
@@ -163,7 +168,7 @@ async def call(adapter: Adapter, request: Request, *,
                                  tuple(attempts), error.status) from error
     except (RateLimited, Transient) as error:
         raise InfrastructureError(adapter.provider, tuple(attempts), error) from error
-    return CallResult(response, tuple(attempts))
+    return CallResult(response, tuple(attempts), price(response.usage, response.model))
 
 
 def call_sync(adapter: Adapter, request: Request, *,

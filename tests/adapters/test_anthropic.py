@@ -7,8 +7,8 @@ import json
 
 import httpx
 import pytest
+from adapter_sample import FORMS, SECRET, request
 from provider_bodies import SIGNATURE, anthropic_error, messages_body
-from sample import FORMS, SECRET, request
 
 from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
                       create_adapter, read_reply)

@@ -10,9 +10,9 @@ import json
 import random
 
 import pytest
+from adapter_sample import FORMS, SECRET
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body, responses_body
-from sample import FORMS, SECRET
 
 from adapters import (GenerationConfig, Message, Request, ToolResultPart, action_tools,
                       create_adapter, read_tool_reply)

@@ -9,8 +9,8 @@ import json
 import httpx
 import pytest
 import respx
+from adapter_sample import FORMS, SECRET, request
 from provider_bodies import anthropic_error, messages_body
-from sample import FORMS, SECRET, request
 
 from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
                       create_adapter, read_tool_reply)

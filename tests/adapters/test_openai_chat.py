@@ -6,8 +6,8 @@ import asyncio
 import json
 
 import pytest
+from adapter_sample import FORMS, SECRET, request
 from provider_bodies import chat_body, openai_error
-from sample import FORMS, SECRET, request
 
 from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
                       create_adapter, read_tool_reply)

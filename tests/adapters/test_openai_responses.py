@@ -7,8 +7,8 @@ import json
 
 import httpx
 import pytest
+from adapter_sample import FORMS, SECRET, request
 from provider_bodies import openai_error, responses_body
-from sample import FORMS, SECRET, request
 
 from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
                       create_adapter, read_tool_reply)

@@ -6,7 +6,7 @@ import asyncio
 import json
 
 import pytest
-from sample import request
+from adapter_sample import request
 
 from adapters import Adapter, Fatal, GenerationConfig, Response, create_adapter
 from adapters.replay import RecordingAdapter

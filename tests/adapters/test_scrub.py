@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sample import SECRET
+from adapter_sample import SECRET
 
 from adapters.classify import classify_status, retry_after_from, scrub
 

@@ -4,7 +4,7 @@ unusable reply an InvalidAction, never an exception."""
 from __future__ import annotations
 
 import pytest
-from sample import FORMS
+from adapter_sample import FORMS
 
 from adapters import (InvalidAction, Response, ToolCall, action_tools, read_reply,
                       read_text_reply, read_tool_reply, text_format_instructions)

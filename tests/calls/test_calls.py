@@ -106,3 +106,16 @@ def test_bugs_are_not_retried():
     with pytest.raises(KeyError):
         call_sync(adapter, REQUEST)
     assert adapter.script == ["ok"]
+
+
+def test_result_is_priced_by_the_model_that_answered():
+    from adapters import Usage
+
+    class Priced(Scripted):
+        async def complete(self, request):
+            return Response(provider="p", model_requested="gpt-5", model="gpt-5-2025-08-07",
+                            usage=Usage(input_tokens=1_000_000, output_tokens=100_000))
+
+    result = call_sync(Priced([]), REQUEST)
+    assert result.cost.model == "gpt-5" and result.cost.usd == pytest.approx(2.25)
+    assert call_sync(Scripted(["ok"]), REQUEST).cost is None
