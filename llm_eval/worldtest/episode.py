@@ -159,11 +159,11 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     directory the CD modified program is read from.
     """
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
-    interaction = InteractionPhase(original_world(task), family=task.family, budget=budget,
+    interaction = InteractionPhase(original_world(task), budget=budget,
                                    max_consecutive_invalid=max_consecutive_invalid)
     hook = getattr(agent, "reset", None)
     if callable(hook):
-        hook(EpisodeStart(family=task.family, interaction_steps=budget))
+        hook(EpisodeStart(interaction_steps=budget))
     records: list[StepRecord] = []
     _play(interaction, agent, records)
     background = interaction.world.frame.background

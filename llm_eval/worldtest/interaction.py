@@ -37,10 +37,10 @@ class InteractionPhase(Phase):
 
     name = "interaction"
 
-    def __init__(self, world: World, *, family: str,
-                 budget: int = DEFAULT_INTERACTION_STEPS,
+    def __init__(self, world: World, *, budget: int = DEFAULT_INTERACTION_STEPS,
                  max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> None:
-        super().__init__(family=family, budget=budget,
+        # family None: nothing in this phase may tell the agent which test follows
+        super().__init__(family=None, budget=budget,
                          max_consecutive_invalid=max_consecutive_invalid)
         self.world = world
         self.resets = 0

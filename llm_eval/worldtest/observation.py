@@ -1,7 +1,8 @@
 """What an agent is shown at every step of every phase: one frozen ``Observation``.
 
 One type serves all phases so that one agent interface (``act(observation) -> action``) drives
-them all. Common fields: the phase and the task family, the number of valid actions taken in
+them all. Common fields: the phase and (in a test phase) the task family, the number of valid
+actions taken in
 this phase, the budget left, the frame the agent is looking at, the action forms valid *now*,
 and the message about the agent's last action if it was invalid. Each test phase adds its
 payload:
@@ -42,10 +43,9 @@ def _rows(frame: Frame) -> list[list[str]]:
 
 @dataclass(frozen=True, slots=True)
 class EpisodeStart:
-    """What an agent is told before the interaction phase: its budget and the test family
-    (every observation names the family too; the family's data comes only with the test)."""
+    """What an agent is told before the interaction phase: its budget. Never the test family:
+    the interaction phase must not reveal which test follows (WORLDTEST.md 1)."""
 
-    family: str
     interaction_steps: int
 
 
@@ -113,7 +113,7 @@ class Observation:
     """One step's view of the episode (see the module docstring)."""
 
     phase: str
-    family: str
+    family: str | None          # None in the interaction phase: the test is not revealed
     step: int
     budget_left: int
     frame: Frame

@@ -45,7 +45,7 @@ class Phase(ABC):
 
     name: str = ""
 
-    def __init__(self, *, family: str, budget: int,
+    def __init__(self, *, family: str | None, budget: int,
                  max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> None:
         if budget < 1:
             raise ValueError(f"the {self.name} phase needs a budget of at least 1, got {budget}")

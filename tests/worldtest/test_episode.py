@@ -123,7 +123,22 @@ def test_agent_that_only_answers_nonsense_ends_with_score_zero():
 def test_agent_hook_gets_the_budget_only():
     agent = Recorder(Scripted(["go-to-test", "quit"]))
     run_episode(W.planning_task(), agent, interaction_steps=7)
-    assert agent.started.interaction_steps == 7 and agent.started.family == "planning"
+    assert agent.started.interaction_steps == 7 and not hasattr(agent.started, "family")
+
+
+@pytest.mark.parametrize("make", [W.mfp_task, W.cd_task, W.planning_task])
+def test_the_interaction_phase_never_reveals_the_test_family(make):
+    task = make()
+    # four interaction steps, then whatever ends the test quickly
+    test_actions = {"mfp": ["choose 0"], "planning": ["quit"],
+                    "cd": ["noop", "noop", "noop", "declare", "submit 1"]}[task.family]
+    agent = Recorder(Scripted(["noop", "right", "noop", "go-to-test"] + test_actions))
+    run_episode(task, agent, interaction_steps=10)
+    interaction = [o for o in agent.seen if o.phase == "interaction"]
+    assert len(interaction) == 4
+    for obs in interaction:
+        text = json.dumps(obs.to_dict())
+        assert obs.family is None and task.family not in text
 
 
 def _hidden_texts(task, root) -> list[str]:

@@ -9,13 +9,13 @@ from llm_eval.worldtest import InteractionPhase, PhaseStateError
 
 
 def phase(budget: int = 5, **kwargs) -> InteractionPhase:
-    return InteractionPhase(make_world("warehouse", seed=3), family="planning", budget=budget,
+    return InteractionPhase(make_world("warehouse", seed=3), budget=budget,
                             **kwargs)
 
 
 def test_first_observation():
     obs = phase().reset()
-    assert obs.phase == "interaction" and obs.family == "planning"
+    assert obs.phase == "interaction" and obs.family is None   # the test is not revealed
     assert obs.step == 0 and obs.budget_left == 5 and obs.invalid is None
     assert obs.valid_actions[-2:] == ("reset", "go-to-test")
     assert obs.valid_actions[0] == "click X Y (0 <= X <= 6, 0 <= Y <= 6)"
