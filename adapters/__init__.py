@@ -11,8 +11,8 @@ Model names: see ``adapters.registry`` (``openai/gpt-5``, ``openai-chat/...``,
 from .base import Adapter
 from .registry import (ModelRef, ProviderInfo, UnknownProviderError, create_adapter,
                        parse_model, providers, register_provider)
-from .tools import (ChosenAction, InvalidAction, action_tools, read_reply, read_text_reply,
-                    read_tool_reply, text_format_instructions)
+from .tools import (ChosenAction, InvalidAction, action_tools, next_turn_parts, read_reply,
+                    read_text_reply, read_tool_reply, text_format_instructions)
 from .types import (Fatal, GenerationConfig, ImagePart, Message, ProviderError, RateLimited,
                     Request, Response, TextPart, Tool, ToolCall, ToolCallPart, ToolResultPart,
                     Transient, Usage)
@@ -20,7 +20,8 @@ from .types import (Fatal, GenerationConfig, ImagePart, Message, ProviderError, 
 __all__ = [
     "Adapter", "ModelRef", "ProviderInfo", "UnknownProviderError", "create_adapter",
     "parse_model", "providers", "register_provider",
-    "ChosenAction", "InvalidAction", "action_tools", "read_reply", "read_text_reply",
+    "ChosenAction", "InvalidAction", "action_tools", "next_turn_parts", "read_reply",
+    "read_text_reply",
     "read_tool_reply", "text_format_instructions",
     "Fatal", "GenerationConfig", "ImagePart", "Message", "ProviderError", "RateLimited",
     "Request", "Response", "TextPart", "Tool", "ToolCall", "ToolCallPart", "ToolResultPart",

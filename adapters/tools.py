@@ -26,10 +26,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .types import Response, Tool
+from .types import Part, Response, TextPart, Tool, ToolResultPart
 
 __all__ = ["ChosenAction", "InvalidAction", "action_tools", "read_reply", "read_tool_reply",
-           "read_text_reply", "text_format_instructions", "ACTION_PREFIX"]
+           "read_text_reply", "text_format_instructions", "next_turn_parts", "ACTION_PREFIX"]
 
 ACTION_PREFIX = "ACTION:"
 EXTRA_CALL_MESSAGE = "only one action per turn: this call was ignored"
@@ -194,3 +194,23 @@ def text_format_instructions(forms: Iterable[Any]) -> str:
     return (f"Think as you like, then end your reply with exactly one line of the form "
             f"'{ACTION_PREFIX} <action>', for example '{ACTION_PREFIX} {fs[0].usage() if fs else 'noop'}'. "
             f"Valid actions now: {_valid_list(fs)}.")
+
+
+def next_turn_parts(reply: ChosenAction | InvalidAction, text: str) -> tuple[Part, ...]:
+    """The start of the next user message: every tool call of the reply answered (the chosen
+    one with ``text``, the next observation; ignored or invalid ones with their error), or
+    ``text`` alone in text mode. Providers require an answer to every call."""
+    if isinstance(reply, ChosenAction):
+        if reply.call_id is None:
+            return (TextPart(text=text),)
+        return (ToolResultPart(call_id=reply.call_id, text=text),
+                *(ToolResultPart(call_id=i, text=m, is_error=True)
+                  for i, m in reply.ignored_calls))
+    error = f"invalid action: {reply.message}"
+    if not reply.call_ids:
+        return (TextPart(text=f"{error}\n\n{text}" if text else error),)
+    parts: list[Part] = [ToolResultPart(call_id=i, text=error, is_error=True)
+                         for i in reply.call_ids]
+    if text:
+        parts.append(TextPart(text=text))
+    return tuple(parts)

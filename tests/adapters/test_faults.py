@@ -14,8 +14,8 @@ from adapter_sample import FORMS, SECRET
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body, responses_body
 
-from adapters import (GenerationConfig, Message, Request, ToolResultPart, action_tools,
-                      create_adapter, read_tool_reply)
+from adapters import (GenerationConfig, Message, Request, action_tools, create_adapter,
+                      next_turn_parts, read_tool_reply)
 from llm_eval.calls import CallPolicy, call
 
 N_CALLS = 20
@@ -60,8 +60,7 @@ async def _conversation(adapter) -> list:
         results.append(result)
         reply = read_tool_reply(result.response, FORMS)
         messages.append(Message.from_response(result.response))
-        messages.append(Message.user(ToolResultPart(call_id=reply.call_id, text="ok"),
-                                     f"frame {i + 1}"))
+        messages.append(Message.user(*next_turn_parts(reply, f"frame {i + 1}")))
     await adapter.aclose()
     return results
 

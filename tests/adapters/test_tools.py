@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 from adapter_sample import FORMS
 
-from adapters import (InvalidAction, Response, ToolCall, action_tools, read_reply,
-                      read_text_reply, read_tool_reply, text_format_instructions)
+from adapters import (InvalidAction, Response, TextPart, ToolCall, ToolResultPart, action_tools,
+                      next_turn_parts, read_reply, read_text_reply, read_tool_reply,
+                      text_format_instructions)
 from llm_eval.worldtest.commands import ActionForm, Param, parse_command, world_forms
 
 
@@ -102,3 +103,18 @@ def test_unusable_text_replies(text, message):
 def test_text_instructions_name_the_forms():
     text = text_format_instructions(FORMS)
     assert "ACTION: click X Y" in text and "go-to-test" in text
+
+
+def test_next_turn_answers_every_call():
+    chosen = read_tool_reply(reply(("left", {}), ("noop", {})), FORMS)
+    parts = next_turn_parts(chosen, "frame 1")
+    assert parts[0] == ToolResultPart(call_id="c0", text="frame 1")
+    assert parts[1].call_id == "c1" and parts[1].is_error
+    invalid = read_tool_reply(reply(("jump", {})), FORMS)
+    parts = next_turn_parts(invalid, "frame 1")
+    assert parts[0].is_error and parts[0].text.startswith("invalid action: unknown tool")
+    assert parts[1] == TextPart(text="frame 1")
+    text_invalid = read_text_reply("hmm", FORMS)
+    (only,) = next_turn_parts(text_invalid, "frame 1")
+    assert only.text.startswith("invalid action: no action line") and "frame 1" in only.text
+    assert next_turn_parts(read_text_reply("ACTION: left", FORMS), "f") == (TextPart(text="f"),)
