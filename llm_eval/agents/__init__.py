@@ -2,27 +2,57 @@
 
 - ``RandomAgent``: the chance baseline, uniform over the valid action forms;
 - ``OracleAgent``: knows the true program; the upper reference and the task checker (its
-  planner is ``search.search_plan``).
+  planner is ``search.search_plan``);
+- ``LLMAgent`` (``llm``): plays through a model adapter with a prompt variant (``prompts``),
+  a rendering and a history window. Imported on first use, so this package imports no
+  adapter.
 
-``make_agent(name, task, seed=...)`` builds one by its name (``random``, ``oracle``).
+``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle`` or a model
+``provider/model`` (``adapters.registry``), with the LLM agent's settings as keywords.
 """
+
+import difflib
+from typing import Any
 
 from .base import Agent
 from .oracle import OracleAgent, cd_change_frame, mfp_answer
 from .random_agent import RandomAgent
 from .search import SearchLimits, SearchResult, goal_distance, search_plan
 
-__all__ = ["Agent", "RandomAgent", "OracleAgent", "AGENT_NAMES", "make_agent",
+__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent",
            "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
            "cd_change_frame"]
 
 AGENT_NAMES = ("random", "oracle")
 
 
-def make_agent(name: str, task, *, seed: int = 1, programs_root=None) -> Agent:
-    """The agent called ``name`` for ``task`` (``seed`` seeds the random agent)."""
+def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any) -> Agent:
+    """The agent called ``name`` for ``task``: ``random`` (seeded by ``seed``), ``oracle``, or
+    an ``LLMAgent`` for a model ``provider/model`` (``llm`` holds its settings: rendering,
+    prompt_variant, history, config, policy, tool_mode, adapter, adapter_options).
+
+    An unknown name raises ``UnknownProviderError`` with a "did you mean"; a missing API key
+    raises the adapter's ``Fatal`` naming the variable."""
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "oracle":
         return OracleAgent(task, programs_root=programs_root)
-    raise ValueError(f"unknown agent {name!r}: expected one of {', '.join(AGENT_NAMES)}")
+    from adapters import UnknownProviderError, parse_model
+
+    if "/" not in name:
+        close = difflib.get_close_matches(name, AGENT_NAMES, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise UnknownProviderError(f"unknown agent {name!r}{hint}: expected random, oracle or "
+                                   f"a model provider/model such as openai/gpt-5")
+    parse_model(name)   # the registry's "did you mean" for an unknown provider
+    from .llm import LLMAgent
+
+    return LLMAgent(name, **llm)
+
+
+def __getattr__(name: str):
+    if name == "LLMAgent":   # lazy: importing agents must not import the adapters
+        from .llm import LLMAgent
+
+        return LLMAgent
+    raise AttributeError(name)

@@ -1,0 +1,394 @@
+"""The LLM agent: plays every WorldTest phase through a model adapter.
+
+Each ``act(observation)`` is one model call. The request holds the system prompt (the
+variant's ``system.md``), the history kept so far and a user turn built from the observation:
+the phase's instructions when a phase starts (``interaction.md``, then the family's
+``mfp.md`` / ``cd.md`` / ``planning.md``; the interaction phase never names the test that
+follows), the frame in the chosen rendering (masked cells shown as such), the phase payload
+(the MFP recording and options, the CD run, the planning goal), the valid action forms as
+tools (or, in text mode, the strict ``ACTION:`` line) and what was wrong with the last action.
+
+The reply becomes one action (``adapters.read_reply``). An unusable reply (no tool call,
+unknown tool, bad arguments, text without an action line) becomes ``InvalidReply``: not text,
+so the phase counts it as an invalid action without a tick, and the adapter's message goes back
+to the model on the next turn (as the error result of its tool calls). Retries happen in one
+place, ``llm_eval.calls``; when they run out ``InfrastructureError`` propagates: the episode is
+an infrastructure error, never a score.
+
+History: ``"full"`` keeps every turn; an integer k keeps the last k turns, preceded by a
+one-line summary of the earlier ones (and the current phase's instructions, if their turn was
+dropped). Images are sent for the current turn only; earlier turns keep their text.
+
+``agent.calls`` is the record of every call of the episode (request with images as content
+hashes, response with the provider's raw request and response, usage, cost, latency,
+attempts, the action read), all scrubbed of secrets, for transcripts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
+                      Request, TextPart, action_tools, create_adapter, next_turn_parts,
+                      read_reply, text_format_instructions)
+from adapters.base import Adapter
+from adapters.classify import scrub
+
+from ..autumn import Frame
+from ..calls import CallPolicy, call
+from ..render import check_format, render_compact, render_json, render_png
+from ..render.diff import render_diff
+from ..worldtest.observation import EpisodeStart, Observation
+from .prompts import PromptSet, load_prompts
+
+__all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS"]
+
+RENDERINGS = ("compact", "json", "diff", "png")
+_SUMMARY_ACTIONS = 60   # at most this many earlier actions are listed in the summary line
+
+
+def parse_rendering(text: str | tuple[str, ...]) -> tuple[str, ...]:
+    """``"compact"``, ``"compact+png"`` (or a tuple) -> the formats, each checked by name."""
+    names = text if isinstance(text, tuple) else tuple(text.replace(",", "+").split("+"))
+    formats = tuple(dict.fromkeys(check_format(n.strip()) for n in names if n.strip()))
+    if not formats:
+        raise ValueError("a rendering needs at least one format (compact, json, diff, png)")
+    return formats
+
+
+@dataclass(frozen=True, slots=True)
+class InvalidReply:
+    """What ``act`` returns for an unusable model reply: not text, so the phase counts it as
+    an invalid action; the model is told ``message`` on its next turn."""
+
+    message: str
+
+    def __repr__(self) -> str:
+        return f"<invalid reply: {self.message}>"
+
+
+@dataclass(slots=True)
+class _Turn:
+    """One observation and the reply to it."""
+
+    phase: str
+    text: str                       # the user text as sent (instructions, header, frame)
+    standalone: str                 # the same, readable without the turn before it
+    action: str = ""
+    reply: ChosenAction | InvalidAction | None = None
+    assistant: Message | None = None
+    images: tuple[ImagePart, ...] = field(default_factory=tuple)
+
+
+def _cells_text(cells) -> str:
+    return " ".join(f"({x},{y})" for x, y in cells)
+
+
+class LLMAgent:
+    """An agent that asks a model for every action (see the module docstring)."""
+
+    def __init__(self, model: str, *, rendering: str | tuple[str, ...] = "compact",
+                 prompt_variant: str = "default", history: Literal["full"] | int = "full",
+                 config: GenerationConfig | None = None, policy: CallPolicy | None = None,
+                 tool_mode: Literal["tools", "text"] | None = None,
+                 adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None
+                 ) -> None:
+        self.model = model
+        self.rendering = parse_rendering(rendering)
+        self.prompts: PromptSet = load_prompts(prompt_variant)
+        if history != "full" and (isinstance(history, bool) or not isinstance(history, int)
+                                  or history < 1):
+            raise ValueError(f"history must be 'full' or a positive number of turns, "
+                             f"got {history!r}")
+        self.history = history
+        config = config or GenerationConfig()
+        if tool_mode is not None and tool_mode != config.tool_mode:
+            config = config.model_copy(update={"tool_mode": tool_mode})
+        self.config = config
+        self.policy = policy or CallPolicy()
+        self.adapter = adapter if adapter is not None else create_adapter(
+            model, **(adapter_options or {}))
+        self.name = model
+        self.calls: list[dict[str, Any]] = []
+        self._runner: asyncio.Runner | None = None
+        self._start_episode(None)
+
+    # -- the Agent interface ---------------------------------------------------------------------
+    def reset(self, start: EpisodeStart) -> None:
+        self._start_episode(start)
+
+    def act(self, observation: Observation) -> str | InvalidReply:
+        turn = self._turn(observation)
+        self._turns.append(turn)
+        request = self._request(observation)
+        result = self._run(call(self.adapter, request, policy=self.policy))
+        response = result.response
+        reply = read_reply(response, observation.actions, self.config.tool_mode)
+        turn.reply = reply
+        turn.assistant = _assistant_message(response)
+        turn.action = reply.action if isinstance(reply, ChosenAction) else "(invalid)"
+        self.calls.append(self._record(observation, request, result, reply))
+        if isinstance(reply, ChosenAction):
+            return reply.action
+        return InvalidReply(reply.message)
+
+    def close(self) -> None:
+        """Release the adapter's connections and the agent's event loop."""
+        if self._runner is not None:
+            try:
+                self._runner.run(self.adapter.aclose())
+            finally:
+                self._runner.close()
+                self._runner = None
+
+    # -- state -----------------------------------------------------------------------------------
+    def _start_episode(self, start: EpisodeStart | None) -> None:
+        self.calls = []
+        self._turns: list[_Turn] = []
+        self._phase: str | None = None
+        self._instructions: dict[str, str] = {}
+        self._seen: Frame | None = None
+        self._grid_size: int | None = None
+
+    def _run(self, coroutine):
+        if self._runner is None:   # one loop per agent: the SDK clients keep their connections
+            self._runner = asyncio.Runner()
+        return self._runner.run(coroutine)
+
+    # -- building a turn -------------------------------------------------------------------------
+    def _turn(self, obs: Observation) -> _Turn:
+        previous = self._turns[-1] if self._turns else None
+        notes: list[str] = []
+        instructions = ""
+        phase_start = obs.phase != self._phase
+        if phase_start:
+            self._phase = obs.phase
+            self._seen = None
+            instructions = self._phase_instructions(obs)
+            self._instructions[obs.phase] = instructions
+        if obs.invalid and not (previous and isinstance(previous.reply, InvalidAction)):
+            notes.append(f"Your last action was invalid: {obs.invalid}")
+        if obs.message:
+            notes.append(obs.message)
+        header = "\n".join([*notes, self._header(obs)])
+        frame_text, full_text, images = self._frame(obs)
+        body = self.prompts.render("turn", header=header, frame=frame_text)
+        standalone = self.prompts.render("turn", header=header, frame=full_text)
+        if self.config.tool_mode == "text":
+            answer = text_format_instructions(obs.actions)
+            body, standalone = f"{body}\n\n{answer}", f"{standalone}\n\n{answer}"
+        if instructions:
+            body, standalone = f"{instructions}\n\n{body}", f"{instructions}\n\n{standalone}"
+        if phase_start and obs.planning is not None and "png" in self.rendering:
+            goal = render_png(obs.planning.goal, coordinates=True,
+                              goal=obs.planning.goal_cells)
+            images = (ImagePart.from_bytes(goal), *images)
+        return _Turn(phase=obs.phase, text=body, standalone=standalone, images=images)
+
+    def _phase_instructions(self, obs: Observation) -> str:
+        actions = "\n".join(f"- `{f.text()}`: {f.help}" if f.help else f"- `{f.text()}`"
+                            for f in obs.actions)
+        size = obs.frame.size
+        match obs.phase:
+            case "interaction":
+                return self.prompts.render("interaction", budget=obs.budget_left,
+                                           actions=actions, grid_size=size)
+            case "mfp":
+                view = obs.mfp
+                x, y, w, h = view.mask
+                mask = (f"x={x}, y={y}, width {w}, height {h} (columns {x}-{x + w - 1}, "
+                        f"rows {y}-{y + h - 1})")
+                return self.prompts.render(
+                    "mfp", budget=obs.budget_left, actions=actions, mask=mask,
+                    masked_from=view.masked_from, last_frame=len(view.frames) - 1,
+                    option_count=len(view.options), recording=self._recording(obs),
+                    options=_options_text(view.options))
+            case "cd":
+                return self.prompts.render("cd", budget=obs.budget_left, actions=actions,
+                                           declare_after=obs.cd.declare_after)
+            case "planning":
+                view = obs.planning
+                by_colour: dict[str, list[tuple[int, int]]] = {}
+                for x, y in view.goal_cells:
+                    by_colour.setdefault(view.goal.grid[y][x], []).append((x, y))
+                goal = "\n".join(f"- {colour}: {_cells_text(cells)}"
+                                 for colour, cells in sorted(by_colour.items()))
+                return self.prompts.render("planning", horizon=view.horizon, actions=actions,
+                                           goal=goal, goal_count=len(view.goal_cells))
+        raise ValueError(f"unknown phase {obs.phase!r}")
+
+    def _recording(self, obs: Observation) -> str:
+        """The MFP recording: frame 0 in full, then each step's action and changes."""
+        view = obs.mfp
+        full = "json" if self.rendering == ("json",) else "compact"
+        lines = [f"Recording: frame 0 of {len(view.frames) - 1}:",
+                 render_json(view.frames[0]) if full == "json" else render_compact(view.frames[0])]
+        for i, action in enumerate(view.actions):
+            before, after = view.frames[i], view.frames[i + 1]
+            lines.append(f"step {i}: action `{action}` -> frame {i + 1}: "
+                         f"{render_diff(after, before)}")
+        return "\n".join(lines)
+
+    def _header(self, obs: Observation) -> str:
+        size = obs.frame.size
+        match obs.phase:
+            case "interaction":
+                return (f"Interaction phase: {obs.step} actions taken, {obs.budget_left} left. "
+                        f"Grid {size} x {size}.")
+            case "mfp":
+                last = len(obs.mfp.frames) - 1
+                hidden = (" Cells shown as `transparent` are hidden: "
+                          f"{_cells_text(obs.masked)}." if obs.masked else "")
+                return (f"Masked-frame prediction: watching frame {obs.mfp.watching} of 0..{last}"
+                        f"; {obs.budget_left} actions left.{hidden}")
+            case "cd":
+                cd = obs.cd
+                if cd.declared:
+                    return (f"Change detection: declared. Browsing run {cd.run}, frames "
+                            f"0..{len(cd.frames) - 1}; watching frame {cd.watching}. "
+                            f"{obs.budget_left} actions left.")
+                allowed = ("`declare` is allowed" if cd.run_steps >= cd.declare_after
+                           else f"`declare` is allowed after {cd.declare_after} steps")
+                return (f"Change detection: run {cd.run}, frame {cd.run_steps} of this run; "
+                        f"{allowed}; {obs.budget_left} actions left.")
+            case "planning":
+                return (f"Planning: {obs.step} actions taken, {obs.budget_left} left of "
+                        f"{obs.planning.horizon}.")
+        return f"{obs.phase}: step {obs.step}, {obs.budget_left} actions left."
+
+    def _frame(self, obs: Observation) -> tuple[str, str, tuple[ImagePart, ...]]:
+        """(the frame as sent, the same without a diff, images)."""
+        frame = obs.frame
+        browsing = obs.mfp is not None or (obs.cd is not None and obs.cd.declared)
+        texts, full, images = [], [], []
+        for fmt in self.rendering:
+            match fmt:
+                case "json":
+                    texts.append(render_json(frame))
+                    full.append(texts[-1])
+                case "compact":
+                    texts.append(render_compact(frame))
+                    full.append(texts[-1])
+                case "diff":
+                    if self._seen is None or browsing:
+                        texts.append(render_compact(frame))
+                    else:
+                        texts.append("Changes since the last frame: "
+                                     + render_diff(frame, self._seen))
+                    if not any(f in self.rendering for f in ("json", "compact")):
+                        full.append(render_compact(frame))
+                case "png":
+                    images.append(ImagePart.from_bytes(
+                        render_png(frame, coordinates=True, masked=obs.masked)))
+        self._seen = frame
+        if images and not texts:
+            texts.append("The frame is the image attached.")
+            full.append("(the frame was shown as an image)")
+        return "\n\n".join(texts), "\n\n".join(full) or "\n\n".join(texts), tuple(images)
+
+    # -- the request -----------------------------------------------------------------------------
+    def _system(self) -> str:
+        formats = {"json": "a JSON list of rows, each a list of colour names",
+                   "compact": "a character grid: a legend maps characters to colours, column "
+                              "numbers run along the top and row numbers down the left",
+                   "diff": "the cells that changed since the previous frame, as "
+                           "`before -> after: (x,y) ...` (a full grid when a phase starts)",
+                   "png": "an image with grid lines and coordinates; hidden cells are hatched"}
+        rendering = "Frames are shown as " + "; and as ".join(formats[f] for f in self.rendering)
+        rendering += ". A cell named `transparent` is hidden from you."
+        if self.config.tool_mode == "text":
+            answer = ("You have no tools: think as you like, then end every reply with exactly "
+                      "one line `ACTION: <action>` naming one valid action.")
+        else:
+            answer = ("Act by calling exactly one of the tools offered, once per reply. The "
+                      "tools change with the phase and always list the actions valid now.")
+        return self.prompts.render("system", grid_size=self._grid_size or "N",
+                                   rendering=rendering, answer_format=answer)
+
+    def _kept(self) -> int:
+        """Index of the first turn kept in the request (the current turn is the last)."""
+        if self.history == "full":
+            return 0
+        return max(0, len(self._turns) - 1 - self.history)
+
+    def _request(self, obs: Observation) -> Request:
+        if self._grid_size is None:
+            self._grid_size = obs.frame.size
+        first = self._kept()
+        messages: list[Message] = [Message.system(self._system())]
+        for i in range(first, len(self._turns)):
+            turn = self._turns[i]
+            current = i == len(self._turns) - 1
+            images = turn.images if current else ()
+            if i == first:
+                parts = [TextPart(text=self._opening(first) + turn.standalone)]
+            else:
+                parts = list(next_turn_parts(self._turns[i - 1].reply, turn.text))
+            if turn.images and not current:
+                parts.append(TextPart(text=f"({len(turn.images)} image(s) of this turn not "
+                                           f"repeated)"))
+            messages.append(Message.user(*parts, *images))
+            if not current:
+                messages.append(turn.assistant)
+        tools = () if self.config.tool_mode == "text" else action_tools(obs.actions)
+        return Request(messages=tuple(messages), tools=tools, config=self.config,
+                       metadata={"phase": obs.phase, "step": obs.step,
+                                 "turn": len(self._turns) - 1})
+
+    def _opening(self, first: int) -> str:
+        """What the first kept turn needs when earlier ones are dropped: a one-line summary,
+        the phase's instructions, the last reply's error."""
+        if first == 0:
+            return ""
+        dropped = self._turns[:first]
+        actions = [t.action for t in dropped]
+        listed = actions[-_SUMMARY_ACTIONS:]
+        more = f"... ({len(actions) - len(listed)} more), " if len(actions) > len(listed) else ""
+        invalid = sum(1 for t in dropped if isinstance(t.reply, InvalidAction))
+        text = (f"[{first} earlier turns not shown; your actions in them, oldest first: "
+                f"{more}{', '.join(listed)}; {invalid} invalid]\n\n")
+        phase = self._turns[first].phase
+        if any(t.phase == phase for t in dropped):   # the phase's first turn was dropped
+            text += self._instructions[phase] + "\n\n"
+        before = self._turns[first - 1].reply
+        if isinstance(before, InvalidAction):
+            text += f"invalid action: {before.message}\n\n"
+        return text
+
+    # -- the record ------------------------------------------------------------------------------
+    def _record(self, obs: Observation, request: Request, result, reply) -> dict[str, Any]:
+        response = result.response
+        sent = request.canonical()
+        for message in sent["messages"]:
+            for part in message["parts"]:
+                if part.get("type") == "image":
+                    data = ImagePart.model_validate(part)
+                    part["data"] = f"<image sha256={data.sha256()}>"
+        return scrub({
+            "index": len(self.calls), "phase": obs.phase, "step": obs.step,
+            "request_hash": request.canonical_hash(), "request": sent,
+            "response": response.model_dump(mode="json"),
+            "usage": response.usage.model_dump(mode="json"),
+            "cost": result.cost.to_dict() if result.cost is not None else None,
+            "latency_s": response.latency_s,
+            "attempts": [a.to_dict() for a in result.attempts],
+            "action": reply.action if isinstance(reply, ChosenAction) else None,
+            "invalid_reply": reply.message if isinstance(reply, InvalidAction) else None,
+        })
+
+
+def _assistant_message(response) -> Message:
+    message = Message.from_response(response)
+    if not message.parts:   # providers refuse an empty assistant turn
+        message = message.model_copy(update={"parts": (TextPart(text="(empty reply)"),)})
+    return message
+
+
+def _options_text(options) -> str:
+    lines = ["Options (rows top to bottom, colour names):"]
+    for k, option in enumerate(options):
+        lines.append(f"option {k}: {json.dumps([list(row) for row in option])}")
+    return "\n".join(lines)

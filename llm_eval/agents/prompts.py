@@ -1,0 +1,116 @@
+"""Prompt variants: named sets of templates in ``prompts/<variant>/`` (package data).
+
+A variant is a directory with one Markdown file per template (``TEMPLATES``): the system
+prompt, the instructions of each phase (given when the phase starts; the interaction phase's
+never names the test family) and ``turn.md``, the frame of every other turn. Templates use
+``str.format`` named placeholders, each from the file's known set (``PLACEHOLDERS``), filled
+by our code only: model text is never formatted as a template, and values are inserted
+verbatim (braces in them are safe). A literal brace in a template is written ``{{`` / ``}}``.
+
+``load_prompts(variant)`` validates the whole variant (every template present, every
+placeholder known, the format string well formed) and raises ``PromptError`` naming the file.
+``prompt_variants()`` lists the shipped variants.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import string
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from ..errors import LlmEvalError
+
+__all__ = ["PromptSet", "PromptError", "load_prompts", "prompt_variants", "TEMPLATES",
+           "PLACEHOLDERS"]
+
+PLACEHOLDERS: dict[str, frozenset[str]] = {
+    "system": frozenset({"grid_size", "rendering", "answer_format"}),
+    "interaction": frozenset({"budget", "actions", "grid_size"}),
+    "mfp": frozenset({"budget", "actions", "mask", "masked_from", "last_frame",
+                      "option_count", "recording", "options"}),
+    "cd": frozenset({"budget", "actions", "declare_after"}),
+    "planning": frozenset({"horizon", "actions", "goal", "goal_count"}),
+    "turn": frozenset({"header", "frame"}),
+}
+TEMPLATES = tuple(PLACEHOLDERS)
+
+
+class PromptError(LlmEvalError):
+    """A prompt variant that is missing, incomplete or malformed; names the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class PromptSet:
+    """One validated variant: ``texts[name]`` is the template of ``name`` (see TEMPLATES)."""
+
+    variant: str
+    texts: dict[str, str]
+
+    def render(self, name: str, **values: object) -> str:
+        """Fill template ``name``; every placeholder must be given (a caller's bug if not)."""
+        return self.texts[name].format(**{k: str(v) for k, v in values.items()}).strip()
+
+    @property
+    def digest(self) -> str:
+        """A hash of every template's text: a setting that changes results, so part of ids."""
+        h = hashlib.sha256()
+        for name in TEMPLATES:
+            h.update(name.encode() + b"\0" + self.texts[name].encode() + b"\0")
+        return h.hexdigest()[:16]
+
+
+def _root() -> Path:
+    return Path(str(resources.files("prompts")))
+
+
+def prompt_variants(root: Path | None = None) -> list[str]:
+    """The variants shipped (directories of ``prompts/`` holding a ``system.md``)."""
+    base = root or _root()
+    return sorted(p.name for p in base.iterdir() if (p / "system.md").is_file())
+
+
+def _fields(text: str, path: Path) -> set[str]:
+    try:
+        parsed = list(string.Formatter().parse(text))
+    except ValueError as exc:
+        raise PromptError(f"{path}: malformed template: {exc} (write a literal brace as "
+                          f"{{{{ or }}}})") from None
+    names = set()
+    for _, field, spec, conversion in parsed:
+        if field is None:
+            continue
+        if not field.isidentifier() or spec or conversion:
+            raise PromptError(f"{path}: placeholder {{{field}{'!' + conversion if conversion else ''}"
+                              f"{':' + spec if spec else ''}}} must be a plain name like "
+                              f"{{budget}}")
+        names.add(field)
+    return names
+
+
+def load_prompts(variant: str = "default", root: Path | None = None) -> PromptSet:
+    """Load and validate ``prompts/<variant>/`` (``root`` overrides the prompts directory)."""
+    base = root or _root()
+    directory = base / variant
+    if not directory.is_dir():
+        known = prompt_variants(base)
+        close = difflib.get_close_matches(variant, known, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise PromptError(f"unknown prompt variant {variant!r}{hint} (known: "
+                          f"{', '.join(known) or 'none'})")
+    texts = {}
+    for name in TEMPLATES:
+        path = directory / f"{name}.md"
+        if not path.is_file():
+            raise PromptError(f"{path}: missing template (a variant needs "
+                              f"{', '.join(t + '.md' for t in TEMPLATES)})")
+        text = path.read_text(encoding="utf-8")
+        unknown = sorted(_fields(text, path) - PLACEHOLDERS[name])
+        if unknown:
+            raise PromptError(f"{path}: unknown placeholder(s) "
+                              f"{', '.join('{' + u + '}' for u in unknown)}; known in "
+                              f"{name}.md: {', '.join(sorted(PLACEHOLDERS[name]))}")
+        texts[name] = text
+    return PromptSet(variant, texts)
