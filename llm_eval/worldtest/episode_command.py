@@ -1,23 +1,35 @@
 """The ``llm-eval episode`` command: play one episode of a shipped task and print the score.
 
-``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]
-[--interaction-steps N] [--steps]`` loads the shipped task ``<WORLD>-<family>``
-(``llm_eval.tasks.store``), plays the agent through the interaction phase and the test, and
-prints one line: the score (``max(0, raw)``), the raw reward and the action counts. ``--seed``
-seeds the random agent (the world's seed is the task's). ``--json`` prints the episode result
-as JSON instead (``--steps`` adds every step's record).
+``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle|PROVIDER/MODEL
+[--seed S] [--json] [--interaction-steps N] [--steps]`` loads the shipped task
+``<WORLD>-<family>`` (``llm_eval.tasks.store``), plays the agent through the interaction phase
+and the test, and prints one line: the score (``max(0, raw)``), the raw reward and the action
+counts. ``--seed`` seeds the random agent (the world's seed is the task's). ``--json`` prints
+the episode result as JSON instead (``--steps`` adds every step's record).
+
+With a model (``openai/gpt-5``, ``anthropic/...``, ``litellm/...``, ``replay/<file>``) the LLM
+agent plays, with ``--rendering``, ``--prompt``, ``--history``, the generation knobs
+(``--max-output-tokens``, ``--temperature``, ``--reasoning-effort``, ``--thinking-budget``),
+``--tool-mode`` and ``--base-url``; ``--calls FILE`` writes every model call (JSON lines,
+scrubbed) and ``--record FILE`` a recording that ``replay/FILE`` answers from. A missing API
+key is a usage error naming the variable (exit 2); retries that run out make the episode an
+infrastructure error, which is never a score (exit 3).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
+import sys
 
 from ..tasks.models import FAMILIES
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
 AGENTS = ("random", "oracle")
+EXIT_INFRASTRUCTURE = 3
 
 
 def format_result(result, agent: str, seed: int) -> str:
@@ -29,6 +41,36 @@ def format_result(result, agent: str, seed: int) -> str:
             f"test {test.steps} actions, {test.invalid_actions} invalid, ended {test.ended}")
 
 
+def _calls_summary(calls: list[dict]) -> dict:
+    usage = {"input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0}
+    for record in calls:
+        for key in usage:
+            usage[key] += record["usage"].get(key, 0)
+    costs = [c["cost"]["usd"] for c in calls if c.get("cost")]
+    return {"calls": len(calls), "retries": sum(len(c["attempts"]) - 1 for c in calls),
+            "invalid_replies": sum(1 for c in calls if c.get("invalid_reply")), **usage,
+            "cost_usd": round(sum(costs), 6) if len(costs) == len(calls) else None}
+
+
+def _llm_settings(args: argparse.Namespace) -> dict:
+    from adapters import GenerationConfig
+    from adapters.registry import parse_model, providers
+
+    config = GenerationConfig(max_output_tokens=args.max_output_tokens,
+                              temperature=args.temperature, seed=args.model_seed,
+                              reasoning_effort=args.reasoning_effort,
+                              thinking_budget=args.thinking_budget, tool_mode=args.tool_mode)
+    options: dict = {}
+    if args.base_url:
+        options["base_url"] = args.base_url
+        ref = parse_model(args.agent)
+        info = next(p for p in providers() if p.name == ref.provider)
+        if info.key_env and not any(os.environ.get(k) for k in info.key_env):
+            options["api_key"] = "not-needed"   # a local OpenAI-compatible server
+    return {"rendering": args.rendering, "prompt_variant": args.prompt,
+            "history": args.history, "config": config, "adapter_options": options}
+
+
 def cmd_episode(args: argparse.Namespace) -> int:
     from ..agents import make_agent
     from ..tasks.store import load_task
@@ -37,16 +79,115 @@ def cmd_episode(args: argparse.Namespace) -> int:
 
     world_spec(args.world)          # an unknown name raises UnknownWorldError with "did you mean"
     task = load_task(args.world, args.family)
-    agent = make_agent(args.agent, task, seed=args.seed)
-    result = run_episode(task, agent, interaction_steps=args.interaction_steps)
+    is_model = args.agent not in AGENTS
+    if is_model:
+        from adapters import ProviderError
+        from adapters.replay import RecordingAdapter
+        from adapters.registry import create_adapter
+        from ..calls import FatalProviderError, InfrastructureError
+
+        settings = _llm_settings(args)
+        try:
+            adapter = create_adapter(args.agent, **settings.pop("adapter_options"))
+        except ProviderError as exc:        # e.g. "auth: OPENAI_API_KEY is not set"
+            hint = " (or give --base-url for a local server)" if "auth" in str(exc) else ""
+            print(f"llm-eval: error: {exc}{hint}", file=sys.stderr)
+            return 2
+        if args.record:
+            adapter = RecordingAdapter(adapter, args.record)
+        agent = make_agent(args.agent, task, adapter=adapter, **settings)
+        try:
+            result = run_episode(task, agent, interaction_steps=args.interaction_steps)
+        except InfrastructureError as exc:
+            print(f"llm-eval: infrastructure error (the episode is not scored): {exc}",
+                  file=sys.stderr)
+            return EXIT_INFRASTRUCTURE
+        except FatalProviderError as exc:
+            print(f"llm-eval: provider refused the call ({exc.reason}; the episode is not "
+                  f"scored): {exc}", file=sys.stderr)
+            return 1
+        finally:
+            agent.close()
+            _write_calls(args, agent.calls)
+            if args.record:
+                adapter.save()
+    else:
+        agent = make_agent(args.agent, task, seed=args.seed)
+        result = run_episode(task, agent, interaction_steps=args.interaction_steps)
     if args.json:
         data = result.to_dict(steps=args.steps)
         data["agent"] = args.agent
         data["agent_seed"] = args.seed
+        if is_model:
+            data["model_calls"] = _calls_summary(agent.calls)
         print(json.dumps(data, indent=1))
     else:
-        print(format_result(result, args.agent, args.seed))
+        line = format_result(result, args.agent, args.seed)
+        if is_model:
+            s = _calls_summary(agent.calls)
+            cost = f", ${s['cost_usd']:.4f}" if s["cost_usd"] is not None else ""
+            line += (f"; {s['calls']} model calls ({s['retries']} retries, "
+                     f"{s['invalid_replies']} unusable replies), {s['input_tokens']} tokens in, "
+                     f"{s['output_tokens']} out{cost}")
+        print(line)
     return 0
+
+
+def _write_calls(args: argparse.Namespace, calls: list[dict]) -> None:
+    if args.calls:
+        with open(args.calls, "w", encoding="utf-8") as out:
+            for record in calls:
+                out.write(json.dumps(record) + "\n")
+
+
+def _agent_name(text: str) -> str:
+    """random, oracle, or a registered provider/model (with the registry's "did you mean")."""
+    if text in AGENTS:
+        return text
+    from adapters import UnknownProviderError, parse_model
+
+    if "/" not in text:
+        close = difflib.get_close_matches(text, AGENTS, n=1)
+        hint = f"did you mean {close[0]!r}? " if close else ""
+        raise argparse.ArgumentTypeError(
+            f"unknown agent {text!r}; {hint}expected random, oracle or provider/model, e.g. "
+            f"openai/gpt-5")
+    try:
+        parse_model(text)
+    except UnknownProviderError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _history(text: str) -> str | int:
+    return "full" if text == "full" else _positive(text)
+
+
+def _rendering(text: str) -> str:
+    from ..render import RenderError
+    from ..agents.llm import parse_rendering
+
+    try:
+        return "+".join(parse_rendering(text))
+    except (RenderError, ValueError) as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _prompt(text: str) -> str:
+    from ..agents.prompts import PromptError, load_prompts
+
+    try:
+        load_prompts(text)
+    except PromptError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _temperature(text: str) -> float:
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
 
 
 def _positive(text: str) -> int:
@@ -69,15 +210,18 @@ def _integer(text: str) -> int:
 def add_episode_parser(commands) -> argparse.ArgumentParser:
     """Add ``episode`` to the ``llm-eval`` subcommands."""
     episode = commands.add_parser(
-        "episode", help="play one episode of a shipped task with a reference agent",
+        "episode", help="play one episode of a shipped task with an agent or a model",
         description="Play AGENT through the interaction phase and the test of the shipped "
                     "task WORLD x FAMILY, then print the score (max(0, raw reward)), the raw "
                     "reward and the action counts.")
     episode.add_argument("world", metavar="WORLD", help="a bundled world's name")
     episode.add_argument("--family", required=True, choices=FAMILIES,
                          help="the test family: mfp, cd or planning")
-    episode.add_argument("--agent", required=True, choices=AGENTS,
-                         help="random (chance baseline) or oracle (knows the program)")
+    episode.add_argument("--agent", required=True, type=_agent_name,
+                         metavar="random|oracle|PROVIDER/MODEL",
+                         help="random (chance baseline), oracle (knows the program) or a "
+                              "model, e.g. openai/gpt-5, anthropic/claude-sonnet-4-5, "
+                              "litellm/gemini/gemini-2.5-pro, replay/FILE")
     episode.add_argument("--seed", type=_integer, default=1,
                          help="seed of the random agent (default 1; the world uses the "
                               "task's seed)")
@@ -87,5 +231,28 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                          help="print the episode result as JSON")
     episode.add_argument("--steps", action="store_true",
                          help="with --json: include the record of every step")
+    model = episode.add_argument_group("model agents (--agent PROVIDER/MODEL)")
+    model.add_argument("--rendering", type=_rendering, default="compact",
+                       help="how frames are shown: compact, json, diff, png or a combination "
+                            "such as compact+png (default compact)")
+    model.add_argument("--prompt", type=_prompt, default="default", metavar="VARIANT",
+                       help="prompt variant from prompts/ (default, reflective)")
+    model.add_argument("--history", type=_history, default="full", metavar="full|K",
+                       help="turns kept in each request: full, or the last K with a summary")
+    model.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N")
+    model.add_argument("--temperature", type=_temperature, default=None)
+    model.add_argument("--model-seed", type=_integer, default=None, metavar="S",
+                       help="the provider's sampling seed, where supported")
+    model.add_argument("--reasoning-effort", default=None,
+                       choices=("minimal", "low", "medium", "high", "xhigh", "max"))
+    model.add_argument("--thinking-budget", type=_positive, default=None, metavar="TOKENS")
+    model.add_argument("--tool-mode", choices=("tools", "text"), default="tools",
+                       help="act by tool calls (default) or by a final 'ACTION: ...' line")
+    model.add_argument("--base-url", default=None, metavar="URL",
+                       help="an OpenAI-compatible server (openai-chat/..., litellm/openai/...)")
+    model.add_argument("--calls", default=None, metavar="FILE",
+                       help="write every model call (scrubbed) as JSON lines")
+    model.add_argument("--record", default=None, metavar="FILE",
+                       help="write a recording that --agent replay/FILE replays offline")
     episode.set_defaults(handler=cmd_episode)
     return episode
