@@ -107,6 +107,29 @@ def _renders_read_scopes(program: tuple) -> bool:
     return False
 
 
+def _changes_objects_in_place(program: tuple) -> bool:
+    """Whether the program can change an object without copying it: a field assignment, or
+    rotate (which turns the cells that all copies share). Otherwise objects keep their
+    rendered cells (Runtime.render_obj)."""
+    names = S.collect_names([getattr(s, "expr", None) or getattr(s, "cell", None)
+                             or getattr(s, "body", None) for s in program]
+                            + [s.cond for s in program if isinstance(s, S.OnDecl)])
+    if names & {"rotate", "rotateNoCollision"}:
+        return True
+    stack = list(program)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, S.FieldAssign):
+            return True
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, S.Node):
+                stack.append(child)
+            elif isinstance(child, (list, tuple)):
+                stack.extend(c for c in child if isinstance(c, S.Node))
+    return False
+
+
 @contextmanager
 def _guard(path: str | None):
     """Turn anything unexpected into our typed errors, and stamp errors with the path."""
@@ -179,6 +202,9 @@ class Interpreter:
                 local |= S.maybe_local_names([S.ExprStmt(trigger_node, 0, 0)])
             rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
             rt.compiler.lambda_defs = _lambda_defs(std, program)
+            rt.render_cache = not (_changes_objects_in_place(program) or (
+                trigger_node is not None and _changes_objects_in_place(
+                    (S.ExprStmt(trigger_node, 0, 0),))))
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
             rt.start_budget()
@@ -362,6 +388,8 @@ class Interpreter:
                 rt.compiler.local_names.add(name)
                 rt.compiler.names_changed()
                 rt.fast_flags.setdefault(name, [True])[0] = False
+            if _changes_objects_in_place((S.ExprStmt(node, 0, 0),)):
+                rt.render_cache = False     # kept renders could go stale from now on
             rt.start_budget()
             return rt.compiler.compile(node)(rt.G)
 

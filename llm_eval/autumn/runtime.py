@@ -79,6 +79,9 @@ class Runtime:
         self._render_order: list[str] | None = None
         self.compiler: Compiler | None = None
         self.prev_builtin: Builtin | None = None
+        # objects keep their rendered cells (render_obj) unless the program can change an
+        # object in place: field assignment or rotate (the interpreter clears this)
+        self.render_cache = True
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:
@@ -339,7 +342,29 @@ class Runtime:
         return snap
 
     def render_obj(self, o: Obj, env: Scope, out: list) -> None:
-        """Append (x, y, colour) for each cell of ``o`` (in elems order) to ``out``."""
+        """Append (x, y, colour) for each cell of ``o`` (in elems order) to ``out``.
+
+        An object whose every cell is frozen or only reads the object's own fields renders the
+        same every time (objects are never changed in place unless the program assigns fields
+        or rotates cells, ``render_cache``), so its cells are kept on it after the first render."""
+        rendered = o.rendered
+        if rendered is None or not self.render_cache:
+            self._render_obj(o, env, out)
+            o.rendered = _RENDERED_ONCE   # kept from the second render on: most are rendered once
+            return
+        if rendered.__class__ is tuple:
+            out.extend(rendered)
+            return
+        start = len(out)
+        self._render_obj(o, env, out)
+        fields = o.fields
+        for c in fields["elems"]:
+            if not (c.fx is not None and c.fy is not None and c.fc is not None) and \
+                    (c.reads is None or not c.reads <= fields.keys()):
+                return
+        o.rendered = tuple(out[start:])
+
+    def _render_obj(self, o: Obj, env: Scope, out: list) -> None:
         fields = o.fields
         origin = fields["origin"]
         if origin.__class__ is not Pos:
@@ -508,6 +533,9 @@ class Runtime:
             return (b.__class__ is CellV and a.nx is b.nx and a.ny is b.ny
                     and a.nc is b.nc)
         return a is b
+
+
+_RENDERED_ONCE = object()
 
 
 def _chain_lookup(name: str, snap: dict, cell, fields: dict, env: Scope):

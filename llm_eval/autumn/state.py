@@ -93,6 +93,7 @@ def _copy(v, memo: dict):
         new = Obj.__new__(Obj)
         memo[id(v)] = new
         new.cls = v.cls
+        new.rendered = v.rendered          # a tuple of tuples: shared safely
         new.fields = {k: _copy(x, memo) for k, x in v.fields.items()}
     elif c is AList:
         new = AList.__new__(AList)

@@ -106,12 +106,15 @@ class ObjClass:
 
 
 class Obj:
-    __slots__ = ("cls", "fields", "ident")
+    # ``rendered``: the object's cells as (x, y, colour) once rendered, when they can only
+    # depend on its own fields (see Runtime.render_obj); None until then
+    __slots__ = ("cls", "fields", "ident", "rendered")
 
     def __init__(self, cls: ObjClass, fields: dict) -> None:
         self.cls = cls
         self.fields = fields
         self.ident = new_id()
+        self.rendered = None
 
     def copy(self) -> "Obj":
         return Obj(self.cls, dict(self.fields))
