@@ -14,16 +14,21 @@
 import difflib
 from typing import Any
 
+from ..errors import LlmEvalError
 from .base import Agent
 from .oracle import OracleAgent, cd_change_frame, mfp_answer
 from .random_agent import RandomAgent
 from .search import SearchLimits, SearchResult, goal_distance, search_plan
 
-__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent",
+__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent", "UnknownAgentError",
            "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
            "cd_change_frame"]
 
 AGENT_NAMES = ("random", "oracle")
+
+
+class UnknownAgentError(LlmEvalError, ValueError):
+    """An agent name that is neither random, oracle nor provider/model."""
 
 
 def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any) -> Agent:
@@ -31,19 +36,20 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
     an ``LLMAgent`` for a model ``provider/model`` (``llm`` holds its settings: rendering,
     prompt_variant, history, config, policy, tool_mode, adapter, adapter_options).
 
-    An unknown name raises ``UnknownProviderError`` with a "did you mean"; a missing API key
+    An unknown name raises ``UnknownAgentError`` (or, for an unknown provider, the registry's
+    ``UnknownProviderError``) with a "did you mean"; a missing API key
     raises the adapter's ``Fatal`` naming the variable."""
     if name == "random":
         return RandomAgent(seed=seed)
     if name == "oracle":
         return OracleAgent(task, programs_root=programs_root)
-    from adapters import UnknownProviderError, parse_model
-
     if "/" not in name:
         close = difflib.get_close_matches(name, AGENT_NAMES, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UnknownProviderError(f"unknown agent {name!r}{hint}: expected random, oracle or "
-                                   f"a model provider/model such as openai/gpt-5")
+        raise UnknownAgentError(f"unknown agent {name!r}{hint}: expected random, oracle or "
+                                f"a model provider/model such as openai/gpt-5")
+    from adapters import parse_model
+
     parse_model(name)   # the registry's "did you mean" for an unknown provider
     from .llm import LLMAgent
 

@@ -325,3 +325,22 @@ def test_make_agent_builds_an_llm_agent_and_refuses_unknown_names():
                    rendering="json", config=GenerationConfig(max_output_tokens=64))
     assert isinstance(a, LLMAgent) and a.config.max_output_tokens == 64
     assert run_episode(task, a).test.steps == 1
+
+
+def test_a_non_editable_build_ships_the_prompt_variants(tmp_path):
+    """prompts/ is package data: a build without the source tree still loads every variant."""
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    build = subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py",
+         "--build-lib", str(tmp_path / "lib")], cwd=repo, capture_output=True, text=True)
+    assert build.returncode == 0, build.stderr
+    probe = subprocess.run(
+        [sys.executable, "-c", "from llm_eval.agents.prompts import prompt_variants, "
+         "load_prompts; print(*[load_prompts(v).variant for v in prompt_variants()])"],
+        cwd=tmp_path, env={"PYTHONPATH": str(tmp_path / "lib")}, capture_output=True,
+        text=True)
+    assert probe.returncode == 0, probe.stderr
+    assert set(probe.stdout.split()) >= {"default", "reflective"}
