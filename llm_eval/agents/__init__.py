@@ -20,8 +20,8 @@ from .oracle import OracleAgent, cd_change_frame, mfp_answer
 from .random_agent import RandomAgent
 from .search import SearchLimits, SearchResult, goal_distance, search_plan
 
-__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent", "UnknownAgentError",
-           "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
+__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent",
+           "UnknownAgentError", "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
            "cd_change_frame"]
 
 AGENT_NAMES = ("random", "oracle")

@@ -83,8 +83,8 @@ def _fields(text: str, path: Path) -> set[str]:
         if field is None:
             continue
         if not field.isidentifier() or spec or conversion:
-            raise PromptError(f"{path}: placeholder {{{field}{'!' + conversion if conversion else ''}"
-                              f"{':' + spec if spec else ''}}} must be a plain name like "
+            shown = field + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "")
+            raise PromptError(f"{path}: placeholder {{{shown}}} must be a plain name like "
                               f"{{budget}}")
         names.add(field)
     return names

@@ -275,7 +275,7 @@ def test_unusable_replies_are_counted_and_reported_to_the_model(reply, message):
     assert result.interaction.invalid_actions == 1
     assert a.calls[0]["invalid_reply"] and message in a.calls[0]["invalid_reply"]
     told = json.dumps(a.adapter.requests[1].messages[-1].model_dump(mode="json"))
-    assert f"invalid action: " in told and message in told
+    assert "invalid action: " in told and message in told
     assert "must be text" not in told       # the phase's message about the marker is not shown
 
 
