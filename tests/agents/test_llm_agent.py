@@ -80,7 +80,10 @@ def agent(replies=(), fallback=first_tool, **options) -> LLMAgent:
 
 
 def request_text(request) -> str:
-    return json.dumps(request.canonical())
+    """A request (or one message) as JSON text, for searching."""
+    if hasattr(request, "canonical"):
+        return json.dumps(request.canonical())
+    return json.dumps(request.model_dump(mode="json"))
 
 
 # --- prompts ---------------------------------------------------------------------------------
@@ -167,6 +170,24 @@ def test_interaction_request_has_the_forms_as_tools_and_never_the_family():
     mfp = request_text(a.adapter.requests[3])
     assert "masked-frame prediction" in mfp and "option 5:" in mfp and "step 0: action" in mfp
     assert [t.name for t in a.adapter.requests[3].tools] == ["watch", "choose"]
+    assert "Cells shown as `transparent` are hidden: (3,0)" in mfp     # the final frame's mask
+    assert "transparent" in mfp.split("watching frame 30")[1]        # ... and in its rendering
+
+
+def test_the_prompt_variant_is_what_is_sent():
+    a, _ = _episode("warehouse", "planning", ["go-to-test", "quit"], prompt_variant="reflective")
+    system = a.adapter.requests[0].messages[0]
+    assert system.role == "system" and "Hypotheses:" in system.parts[0].text
+    assert "7 x 7" in system.parts[0].text
+
+
+def test_a_windowed_diff_history_opens_with_a_full_frame():
+    a, _ = _episode("warehouse", "planning", ["left", "right", "up", "go-to-test", "quit"],
+                    rendering="diff", history=1)
+    third = a.adapter.requests[2]
+    opening = third.messages[1].parts[0].text
+    assert opening.startswith("[1 earlier turns not shown") and "legend:" in opening
+    assert "Changes since the last frame" in request_text(third.messages[-1])
 
 
 def test_cd_and_planning_requests_describe_their_rules():
