@@ -38,7 +38,7 @@ def test_a_short_live_episode(provider, key, model_var, default, tmp_path):
     finally:
         agent.close()
     assert result.score in (0.0, 1.0)
-    assert agent.calls and all(c["usage"]["input"] > 0 for c in agent.calls)
+    assert agent.calls and all(c["usage"]["input_tokens"] > 0 for c in agent.calls)
     written = tmp_path / "episode.json"
     written.write_text(json.dumps({"result": result.to_dict(), "calls": agent.calls},
                                   default=str))
