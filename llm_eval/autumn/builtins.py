@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from .values import (AList, Builtin, Scope, CellV, Lambda, Obj, Pos, RElem, BoundRender, CellThunk,
-                     POSITION_T, UNKNOWN_LIST, infer_tag, list_tag, new_id, truthy, type_str)
+                     POSITION_T, infer_tag, list_tag, truthy, type_str)
 from . import syntax as S
 from .compiler import wrap32
 

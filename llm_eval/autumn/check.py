@@ -14,7 +14,7 @@ _HOST_NAMES = {"click", "cacheRendered", "SpecialConditionTriggered", "e"}
 def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[AutumnError]:
     """Every problem found: syntax errors (all statements), names defined nowhere, then a
     trial load and one tick. An empty list means the program loads and runs a tick."""
-    from .interpreter import STDLIB, Interpreter
+    from .interpreter import Interpreter
 
     problems: list[AutumnError] = []
     try:

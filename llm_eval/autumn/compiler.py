@@ -14,7 +14,7 @@ from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .fuse import fuse
 from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, Scope,
-                     TypeRef, infer_tag, truthy, CellThunk, BoundRender)
+                     infer_tag, CellThunk, BoundRender)
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -571,7 +571,7 @@ class Compiler:
             trial_env = Scope(snap, None)
             vx = trial(cx, trial_env)
             vy = trial(cy, trial_env)
-            vc = trial(cc, trial_env)
+            trial(cc, trial_env)    # tried like the others (its draws count); value unused
             fx = vx if vx.__class__ is int else None
             fy = vy if vy.__class__ is int else None
             fc = None

@@ -26,8 +26,10 @@ from __future__ import annotations
 import types
 from typing import TYPE_CHECKING, Callable
 
-from ..errors import AutumnError, AutumnRuntimeError
+from ..errors import AutumnError
 from . import syntax as S
+from .fuse_calls import CallEmitter, Inlined, Let, call0
+from .fuse_shape import FUSIBLE, ROOTS, inlinable, is_bool_valued, let_assign, size
 from .values import AList, Builtin, Lambda as LambdaV, Obj, Pos, Scope, infer_tag
 
 if TYPE_CHECKING:
@@ -35,68 +37,15 @@ if TYPE_CHECKING:
 
 __all__ = ["fuse", "FUSIBLE"]
 
-FUSIBLE = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call, S.Var, S.Num, S.Str, S.BoolLit)
-_ROOTS = (S.Bin, S.Logic, S.If, S.Unary, S.Field, S.Call, S.Let)
 _ARITH = {"+": "+", "-": "-", "*": "*"}
 _CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
-_BOOL_OPS = frozenset(("==", "!=", "<", "<=", ">", ">="))
 _CODE_CACHE: dict[str, types.CodeType] = {}
 INT_MIN = -2147483648
 INT_MAX = 2147483647
 
-
-def _is_bool_valued(node: S.Node) -> bool:
-    t = type(node)
-    return (t is S.Logic or t is S.BoolLit or (t is S.Bin and node.op in _BOOL_OPS)
-            or (t is S.Unary and node.op == "!"))
-
-
-def _size(node: S.Node, comp: "Compiler") -> int:
-    """How many nodes the fused function would inline (0 when the root is not fusible)."""
-    if not _inlinable(node, comp):
-        return 0
-    t = type(node)
-    if t is S.Bin or t is S.Logic:
-        return 1 + _size(node.left, comp) + _size(node.right, comp)
-    if t is S.If:
-        return 1 + _size(node.cond, comp) + _size(node.then, comp) + _size(node.other, comp)
-    if t is S.Unary:
-        return 1 + _size(node.operand, comp)
-    if t is S.Field:
-        return 1 + _size(node.obj, comp)
-    if t is S.Call:
-        return 1 + sum(_size(a, comp) for a in node.args)
-    if t is S.Let:
-        return 1 + sum(1 + _size(e.value, comp) if _let_assign(e) else _size(e, comp)
-                       for e in node.body)
-    return 1
-
-
-def _let_assign(node: S.Node) -> bool:
-    """An ``(= name value)`` directly in a let body, which the fused code assigns itself."""
-    return type(node) is S.Assign and type(node.value) is not S.InitNext
-
-
-def _inlinable(node: S.Node, comp: "Compiler") -> bool:
-    t = type(node)
-    if t is S.Call:
-        fn = node.fn
-        if type(fn) is not S.Var or not 1 <= len(node.args) <= 3:
-            return False
-        if fn.name == "Position":
-            return len(node.args) == 2
-        return (fn.name != "Cell" and fn.name not in comp.local_names
-                and fn.name not in comp.type_names)
-    if t is S.Let:
-        return len(node.body) >= 1
-    if t is S.Var:
-        return node.name not in comp.type_names
-    return isinstance(node, FUSIBLE)
-
-
 def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
     """One generated function for ``node``'s fusible tree, or None if fusing gains nothing."""
-    if not isinstance(node, _ROOTS):
+    if not isinstance(node, ROOTS):
         return None
     key = (node, comp.fuse_token())
     cached = _FUSED.get(key)
@@ -110,7 +59,7 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         return types.FunctionType(code, glob, fname)
     if len(_FUSED) > _FUSED_MAX:
         _FUSED.clear()
-    if _size(node, comp) < 2:
+    if size(node, comp) < 2:
         _FUSED[key] = _NOT_FUSED
         return None
     gen = _Generator(comp)
@@ -149,7 +98,7 @@ def _build(recipe: tuple, comp: "Compiler"):
     return recipe[1](comp.rt, *recipe[2])
 
 
-class _Generator:
+class _Generator(CallEmitter):
     """Emits statements; each ``expr`` returns the name of the local holding its value."""
 
     def __init__(self, comp: "Compiler") -> None:
@@ -159,7 +108,7 @@ class _Generator:
         self.indent = 1
         self.temps = 0
         self.consts: dict[tuple, str] = {}
-        self.frames: list[_Inlined | _Let] = []
+        self.frames: list[Inlined | Let] = []
         self.recipes: list[tuple[str, tuple]] = []   # how to rebuild each o/c global
         # temporaries known to hold ints at this point of the code (checked or computed), so
         # their type checks are not repeated; blocks restore what held before them
@@ -231,7 +180,7 @@ class _Generator:
 
     # -- nodes ---------------------------------------------------------------------------------
     def expr(self, node: S.Node) -> str:
-        if not _inlinable(node, self.comp):
+        if not inlinable(node, self.comp):
             return self.leaf(node)
         t = type(node)
         if t is S.Num:
@@ -252,11 +201,11 @@ class _Generator:
         scope, table = self.temp(), self.temp()
         self.line(f"{table} = {{}}")
         self.line(f"{scope} = Scope({table}, {self.env()})")
-        self.frames.append(_Let(scope, table))
+        self.frames.append(Let(scope, table))
         try:
             v = "None"
             for e in node.body:
-                if _let_assign(e):
+                if let_assign(e):
                     v = self.temp_of(self.expr(e.value))
                     line = "None" if e.line is None else int(e.line)
                     col = "None" if e.column is None else int(e.column)
@@ -281,7 +230,7 @@ class _Generator:
             # let tables, the function's own scope, then the rest of the chain
             tables = []
             for fr in reversed(self.frames):
-                if fr.__class__ is _Inlined:
+                if fr.__class__ is Inlined:
                     if node.name in fr.params:
                         return fr.params[node.name]
                 else:
@@ -357,20 +306,20 @@ class _Generator:
     def truth(self, node: S.Node) -> str:
         """The node as a Python bool, per the form that uses it (If or Logic)."""
         v = self.expr(node)
-        if _is_bool_valued(node):
+        if is_bool_valued(node):
             return v
         v = self.temp_of(v)
         return f"(not ({v} is False or ({v}.__class__ is AList and not {v})))"
 
     def logic_operand(self, node: S.Node, parent: S.Logic) -> str:
         v = self.expr(node)
-        if _is_bool_valued(node):
+        if is_bool_valued(node):
             return v
         v = self.temp_of(v)
-        call0 = self.rt_value(_call0, parent)
+        caller = self.rt_value(call0, parent)
         self.line(f"if isinstance({v}, FUNCS):")
         self.open_block()
-        self.line(f"{v} = {call0}({v}, {self.env()})")
+        self.line(f"{v} = {caller}({v}, {self.env()})")
         self.after_call()
         self.close_block()
         return f"(not ({v} is False or ({v}.__class__ is AList and not {v})))"
@@ -455,208 +404,13 @@ class _Generator:
         self.line(f"else: {t} = {fv}({o}, {name}, {this_node})")
         return t
 
-    # -- calls, and lambda bodies inlined at their call sites -----------------------------------
-    def env(self, depth: int | None = None) -> str:
-        """The scope code emitted here runs in: ``env``, a let's scope, or the call scope of
-        an inlined lambda body, built (once, on first need) from its parameters' values."""
-        if depth is None:
-            depth = len(self.frames)
-        if depth == 0:
-            return "env"
-        fr = self.frames[depth - 1]
-        if fr.__class__ is _Let:
-            return fr.scope
-        parent = self.env(depth - 1)
-        binds = ", ".join(f"{self.const(p)}: {t}" for p, t in fr.params.items())
-        self.line(f"if {fr.scope} is None: {fr.scope} = Scope({{{binds}}}, {parent})")
-        return fr.scope
-
-    def real_env(self) -> str:
-        """The innermost scope that exists (a let's, or ``env``): enough to look up a name
-        that no parameter can bind."""
-        for fr in reversed(self.frames):
-            if fr.__class__ is _Let:
-                return fr.scope
-        return "env"
-
-    def after_call(self) -> None:
-        """Called code may have assigned names of ours: reload what we keep in locals."""
-        self.line("d = env.vars")   # an assignment may have copied a borrowed scope's table
-        for fr in self.frames:
-            if fr.__class__ is _Inlined:
-                for p, t in fr.params.items():
-                    # reloaded: nothing is known of it any more, here or after this block
-                    self.known_int.discard(t)
-                    for facts in self.facts:
-                        facts.discard(t)
-                    self.line(f"if {fr.scope} is not None: {t} = {fr.scope}.vars[{self.const(p)}]")
-
-    def inline_target(self, fname: str, n: int) -> S.Lambda | None:
-        lam = self.comp.lambda_defs.get(fname)
-        if lam is None or any(fr.name == fname for fr in self.frames
-                              if fr.__class__ is _Inlined):
-            return None
-        return lam if self.inlinable_lambda(lam, n) else None
-
-    def inlinable_lambda(self, lam: S.Lambda, n: int) -> bool:
-        """Whether a lambda of ``n`` parameters can run inline: every node of its body can
-        (no lets, no leaves), the body is small, and inlining is not too deep already."""
-        depth = sum(1 for fr in self.frames if fr.__class__ is _Inlined)
-        if len(lam.params) != n or len(set(lam.params)) != n or depth >= _MAX_INLINE_DEPTH:
-            return False
-        size = _size(lam.body, self.comp)
-        return 0 < size <= _MAX_INLINE_SIZE and size == _count(lam.body)
-
-    def list_loop(self, kind: str, lam: S.Lambda, xs: str, t: str) -> None:
-        """map, filter, any, updateObj and removeObj over a lambda literal: the loop of the
-        builtin with the lambda's body inline (builtins.py does the same per element)."""
-        x, out = self.temp(), self.temp()
-        self.line(f"COUNT_CALLS(len({xs}))")
-        self.line(f"{out} = []" if kind != "any" else f"{t} = False")
-        self.line(f"for {x} in {xs}:")
-        self.open_block()
-        v = self.inline_body("<lambda>", lam, [x])
-        truth = f"not ({v} is False or ({v}.__class__ is AList and not {v}))"
-        if kind == "map":
-            self.line(f"{out}.append({v})")
-        elif kind == "filter":
-            self.line(f"if {truth}: {out}.append({x})")
-        elif kind == "remove":
-            self.line(f"if not ({truth}): {out}.append({x})")
-        else:
-            self.line(f"if {truth}:")
-            self.line(f"    {t} = True")
-            self.line("    break")
-        self.close_block()
-        if kind == "any":
-            return
-        if kind == "map":
-            self.line(f"{t} = AList({out})")
-        elif kind == "filter":
-            self.line(f"{t} = APPENDED({out})")
-        else:
-            self.line(f"{t} = AList({out}, INFER_TAG({out}))")
-
-    def inline_body(self, fname: str, lam: S.Lambda, args: list[str]) -> str:
-        params = {}
-        for p, a in zip(lam.params, args):
-            t = self.temp()
-            self.line(f"{t} = {a}")
-            params[p] = t
-        scope = self.temp()
-        self.line(f"{scope} = None")
-        self.frames.append(_Inlined(fname, params, scope))
-        try:
-            return self.expr(lam.body)
-        finally:
-            self.frames.pop()
-
-    def call(self, node: S.Call) -> str:
-        comp = self.comp
-        fname = node.fn.name
-        n = len(node.args)
-        callee = self.closure(node.fn)
-        flag = self.flag(fname)
-        name = self.const(fname)
-        f, c, t = self.temp(), self.temp(), self.temp()
-        line = "None" if node.line is None else int(node.line)
-        col = "None" if node.column is None else int(node.column)
-        if fname == "Position":
-            self.line(f"{f} = {callee}({self.real_env()})")
-        else:
-            self.line(f"{f} = g.get({name}) if {flag}[0] else None")
-            self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
-        self.line("try:")
-        self.open_block()
-        prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
-        if prev_name is not None:
-            # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
-            self.line(f"if {f} is PREV: {t} = PREV_BY_NAME({self.const(prev_name)})")
-            self.line("else:")
-            self.open_block()
-        args = [self.expr(a) for a in node.args]
-        arglist = ", ".join(args)
-        self.line(f"{c} = {f}.__class__")
-        first = "if"
-        if fname == "at" and n == 2:
-            xs, i = args
-            self.line(f"if {f} is AT and {xs}.__class__ is AList and {i}.__class__ is int "
-                      f"and 0 <= {i} < len({xs}): {t} = {xs}[{i}]")
-            first = "elif"
-        elif fname == "Position":
-            x, y = args
-            self.line(f"if {f} is POSITION and {x}.__class__ is int and {y}.__class__ is int: "
-                      f"{t} = Pos({x}, {y})")
-            first = "elif"
-        elif fname == "updateObj" and n == 3 and type(node.args[1]) is S.Str:
-            o, field, v = args
-            self.line(f"if {f} is UPDATE_OBJ and {o}.__class__ is Obj and {field} in {o}.fields:")
-            self.line(f"    {t} = {o}.copy()")
-            self.line(f"    {t}.fields[{field}] = {v}")
-            first = "elif"
-        loop = _LIST_BUILTINS.get(fname)
-        if loop is not None and n == 2:
-            fpos, lpos, kind = loop
-            lam_node, guard = node.args[fpos], ""
-            if type(lam_node) is S.Var:
-                # a function named by a global: its definition, if the name still holds it
-                named = lam_node.name
-                lam_node = comp.lambda_defs.get(named)
-                if lam_node is not None and named not in comp.local_names:
-                    guard = (f" and {args[fpos]}.__class__ is LambdaV and "
-                             f"{args[fpos]}.node is {self.obj(lam_node)}")
-                else:
-                    lam_node = None
-            if type(lam_node) is S.Lambda and self.inlinable_lambda(lam_node, 1):
-                self.line(f"{first} {f} is {self.builtin(fname)} and "
-                          f"{args[lpos]}.__class__ is AList{guard}:")
-                self.open_block()
-                self.list_loop(kind, lam_node, args[lpos], t)
-                self.close_block()
-                first = "elif"
-        lam = None if fname == "Position" else self.inline_target(fname, n)
-        if lam is not None:
-            # the program's own definition of this name: run its body right here
-            # (not counted against the time budget: an inlined body cannot recurse, and the
-            # calls it makes are counted)
-            self.line(f"{first} {c} is LambdaV and {f}.node is {self.obj(lam)}:")
-            self.open_block()
-            v = self.inline_body(fname, lam, args)
-            self.line(f"{t} = {v}")
-            self.close_block()
-            first = "elif"
-        self.line(f"{first} {c} is LambdaV and len({f}.params) == {n}:")
-        self.open_block()
-        self.line("rt.calls += 1")
-        self.line("if not rt.calls & 1023: CHECK_TIME()")
-        binds = ", ".join(f"{f}.params[{i}]: {a}" for i, a in enumerate(args))
-        self.line(f"{t} = {f}.body(Scope({{{binds}}}, {self.env()}))")
-        self.after_call()
-        self.close_block()
-        self.line(f"elif {c} is Builtin:")
-        self.open_block()
-        self.line(f"{t} = {f}.fn({self.env()}, [{arglist}])")
-        self.after_call()
-        self.close_block()
-        self.line("else:")
-        self.open_block()
-        self.line(f"{t} = CALL({f}, [{arglist}], {self.env()})")
-        self.after_call()
-        self.close_block()
-        if prev_name is not None:
-            self.close_block()
-        self.close_block()
-        self.line("except AutumnError as e:")
-        self.line(f"    raise e.locate({line}, {col})")
-        return t
-
 
 def _base_globals(rt) -> dict:
     """The globals every generated function of one load shares."""
     return {
         "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref,
-        "rt": rt, "int": int, "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList, "LambdaV": LambdaV,
-        "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
+        "rt": rt, "int": int, "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList,
+        "LambdaV": LambdaV, "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
         "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
         "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
         "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
@@ -669,52 +423,6 @@ def _base_globals(rt) -> dict:
 _EMITTERS = {S.Var: _Generator.var, S.Bin: _Generator.bin, S.Logic: _Generator.logic,
              S.If: _Generator.if_, S.Unary: _Generator.unary, S.Field: _Generator.field,
              S.Call: _Generator.call, S.Let: _Generator.let}
-
-
-class _Let:
-    """A let scope of the fused code: the Scope's local name and its table's."""
-
-    __slots__ = ("scope", "table")
-
-    def __init__(self, scope: str, table: str) -> None:
-        self.scope = scope
-        self.table = table
-
-
-class _Inlined:
-    """A lambda body being inlined: its parameters' locals and its (lazy) call scope."""
-
-    __slots__ = ("name", "params", "scope")
-
-    def __init__(self, name: str, params: dict[str, str], scope: str) -> None:
-        self.name = name
-        self.params = params
-        self.scope = scope
-
-
-_MAX_INLINE_DEPTH = 3
-# builtins whose lambda-literal argument runs inline: (lambda position, list position, kind)
-_LIST_BUILTINS = {"map": (0, 1, "map"), "filter": (0, 1, "filter"), "any": (0, 1, "any"),
-                  "updateObj": (1, 0, "map"), "removeObj": (1, 0, "remove")}
-_MAX_INLINE_SIZE = 60
-
-
-def _count(node: S.Node) -> int:
-    """Every node of an expression tree (to tell whether all of it can be inlined)."""
-    t = type(node)
-    if t is S.Bin or t is S.Logic:
-        return 1 + _count(node.left) + _count(node.right)
-    if t is S.If:
-        return 1 + _count(node.cond) + _count(node.then) + _count(node.other)
-    if t is S.Unary:
-        return 1 + _count(node.operand)
-    if t is S.Field:
-        return 1 + _count(node.obj)
-    if t is S.Call:
-        return 1 + sum(_count(a) for a in node.args)
-    if t is S.Let:
-        return 1 + sum(1 + _count(e.value) if _let_assign(e) else _count(e) for e in node.body)
-    return 1
 
 
 def _wrap32(v: int) -> int:
@@ -734,18 +442,6 @@ def _appended():
 def _func_types():
     from .compiler import _FUNC
     return _FUNC
-
-
-def _call0(rt, node: S.Logic):
-    line, col = node.line, node.column
-    call = rt.call
-
-    def call0(v, env):
-        try:
-            return call(v, [], env)
-        except AutumnError as e:
-            raise e.locate(line, col)
-    return call0
 
 
 def _divmod(node: S.Bin):

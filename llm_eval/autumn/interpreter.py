@@ -22,7 +22,7 @@ from .frame import Frame
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
 from .runtime import Handler, Limits, Runtime
-from .values import (AList, Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
+from .values import (Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
                      truthy, CELL_T, POSITION_T, list_tag)
 
 __all__ = ["Interpreter", "STDLIB", "Coverage"]

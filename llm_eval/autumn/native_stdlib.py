@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from .compiler import field_value, wrap32
-from .values import AList, Builtin, Obj, Pos, RElem, Scope, list_tag, type_str, UNKNOWN_LIST
+from .values import AList, Builtin, Obj, Pos, Scope, list_tag, type_str
 
 if TYPE_CHECKING:
     from .runtime import Runtime

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 import time
 
-from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
+from ..errors import AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .compiler import Compiler
 from .hashorder import HashOrder
-from .values import (AList, Builtin, BoundRender, CellThunk, CellV, Lambda, Obj, ObjClass, Pos,
+from .values import (AList, Builtin, BoundRender, CellThunk, CellV, Lambda, Obj, Pos,
                      RElem, Scope, TypeRef, CELL_T, POSITION_T, RELEM_T, SCOPE_BORROWED,
-                     SCOPE_OBJECT, UNKNOWN_LIST, list_tag, truthy, type_str, IDENTITY_TYPES)
+                     SCOPE_OBJECT, UNKNOWN_LIST, list_tag, type_str, IDENTITY_TYPES)
 
 __all__ = ["Runtime", "Limits"]
 
