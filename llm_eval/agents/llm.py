@@ -21,7 +21,9 @@ dropped). Images are sent for the current turn only; earlier turns keep their te
 
 ``agent.calls`` is the record of every call of the episode (request with images as content
 hashes, response with the provider's raw request and response, usage, cost, latency,
-attempts, the action read), all scrubbed of secrets, for transcripts.
+attempts, the action read), all scrubbed of secrets, for transcripts. ``agent.on_call``, if
+set, is called as ``on_call(record, request)`` after each call (the record just appended and
+the ``Request`` as sent, images included), so a transcript can be written as the episode runs.
 """
 
 from __future__ import annotations
@@ -29,7 +31,7 @@ from __future__ import annotations
 import asyncio
 import json
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Callable, Literal
 
 from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
                       Request, TextPart, action_tools, create_adapter, next_turn_parts,
@@ -113,6 +115,7 @@ class LLMAgent:
             model, **(adapter_options or {}))
         self.name = model
         self.calls: list[dict[str, Any]] = []
+        self.on_call: Callable[[dict[str, Any], Request], None] | None = None
         self._runner: asyncio.Runner | None = None
         self._start_episode(None)
 
@@ -131,6 +134,8 @@ class LLMAgent:
         turn.assistant = _assistant_message(response)
         turn.action = reply.action if isinstance(reply, ChosenAction) else "(invalid)"
         self.calls.append(self._record(observation, request, result, reply))
+        if self.on_call is not None:
+            self.on_call(self.calls[-1], request)
         if isinstance(reply, ChosenAction):
             return reply.action
         return InvalidReply(reply.message)

@@ -10,6 +10,12 @@ behaviour measures of WORLDTEST.md 7 that the phases can know: valid actions by 
 and their share of the interaction actions, the action sequence of every run, rule coverage
 during interaction and invalid actions.
 
+``observer``, if given, is called as ``observer(kind, data)`` while the episode runs, so a
+transcript can be written event by event: ``("phase_start", {"phase"})``, ``("observation",
+{"phase", "index", "observation"})`` before each action (the ``Observation`` the agent gets),
+``("action", {"record"})`` after it (the ``StepRecord``) and ``("phase_end", {"phase",
+"stats", "reward"})``.
+
 Errors raised by the agent itself propagate (an agent's bug, or an infrastructure failure the
 scheduler classifies); the world program's errors propagate as ``AutumnError``.
 """
@@ -17,7 +23,7 @@ scheduler classifies); the world program's errors propagate as ``AutumnError``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..tasks.models import CDTask, MFPTask, PlanningTask
 from .cd import CDPhase
@@ -31,7 +37,10 @@ from .programs import ProgramsRoot, modified_world, original_world
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
     from ..agents.base import Agent
 
-__all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats"]
+__all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats",
+           "Observer"]
+
+Observer = Callable[[str, dict[str, Any]], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,18 +137,25 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
     raise ValueError(f"unknown task family {task.family!r}")
 
 
-def _play(phase: Phase, agent: "Agent", records: list[StepRecord]) -> float:
+def _play(phase: Phase, agent: "Agent", records: list[StepRecord],
+          observer: Observer | None = None) -> float:
     """Drive ``agent`` through ``phase`` until it ends; returns the last reward."""
+    notify = observer or (lambda kind, data: None)
+    notify("phase_start", {"phase": phase.name})
     observation = phase.reset()
     reward = 0.0
     while not phase.done:
+        notify("observation", {"phase": phase.name, "index": len(records),
+                               "observation": observation})
         action = agent.act(observation)
         shown = action if isinstance(action, str) else repr(action)
         next_observation, reward, _, _, info = phase.step(action)
         records.append(StepRecord(index=len(records), phase=phase.name,
                                   observation=observation, action=shown, valid=info["valid"],
                                   message=info.get("invalid_action"), reward=reward))
+        notify("action", {"record": records[-1]})
         observation = next_observation
+    notify("phase_end", {"phase": phase.name, "stats": _stats(phase), "reward": reward})
     return reward
 
 
@@ -151,12 +167,12 @@ def _stats(phase: Phase) -> PhaseStats:
 def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
                 interaction_steps: int | None = None,
                 programs_root: ProgramsRoot | None = None,
-                max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID
-                ) -> EpisodeResult:
+                max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
+                observer: Observer | None = None) -> EpisodeResult:
     """Play ``agent`` through the interaction phase and ``task``'s test (module docstring).
 
     ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
-    directory the CD modified program is read from.
+    directory the CD modified program is read from; ``observer`` sees the episode's events.
     """
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
     interaction = InteractionPhase(original_world(task), budget=budget,
@@ -165,11 +181,11 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     if callable(hook):
         hook(EpisodeStart(interaction_steps=budget))
     records: list[StepRecord] = []
-    _play(interaction, agent, records)
+    _play(interaction, agent, records, observer)
     background = interaction.world.frame.background
     test = make_test_phase(task, background=background, programs_root=programs_root,
                            max_consecutive_invalid=max_consecutive_invalid)
-    _play(test, agent, records)
+    _play(test, agent, records, observer)
     raw = test.raw_reward if isinstance(test, CDPhase) else test.score
     return EpisodeResult(
         task_id=task.id, world=task.world, family=task.family, seed=task.seed,

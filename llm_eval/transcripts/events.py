@@ -1,0 +1,138 @@
+"""Transcript events: the typed, versioned record of one episode, one JSON line each.
+
+Every event carries ``type`` (the discriminator) and ``schema_version``. An episode's
+transcript is: ``header`` (every setting, versions, program hash, seed), then per phase
+``phase_start``, ``observation`` / ``model_call`` / ``action`` for every step, ``phase_end``;
+then ``score`` (or ``infrastructure_error``) and ``end``. Observations are the agent-facing
+observation dict exactly as the agent got it; model calls keep the raw request and response
+(scrubbed of secrets, images replaced by ``<image sha256=...>`` with the bytes stored once in
+``images/<sha256>.png`` beside the transcript).
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+__all__ = ["SCHEMA_VERSION", "Event", "Header", "PhaseStart", "ObservationEvent", "ModelCall",
+           "ActionEvent", "PhaseEnd", "Score", "InfrastructureErrorEvent", "End", "parse_event",
+           "now"]
+
+SCHEMA_VERSION = 1
+
+
+def now() -> str:
+    """The UTC time stamp of events (ISO 8601, milliseconds)."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    time: str = Field(default_factory=now)
+
+
+class Header(_Event):
+    """Who plays what: the job's settings and every version that can change a result."""
+
+    type: Literal["header"] = "header"
+    job_id: str
+    run_id: str | None = None
+    settings: dict[str, Any]
+    task_id: str
+    world: str
+    family: str
+    seed: int
+    program_sha256: str | None = None
+    versions: dict[str, Any] = Field(default_factory=dict)
+
+
+class PhaseStart(_Event):
+    type: Literal["phase_start"] = "phase_start"
+    phase: str
+
+
+class ObservationEvent(_Event):
+    """The observation exactly as the agent got it (``Observation.to_dict``)."""
+
+    type: Literal["observation"] = "observation"
+    index: int
+    phase: str
+    observation: dict[str, Any]
+
+
+class ModelCall(_Event):
+    """One model call: the request as sent, the raw response, usage, cost, latency, attempts."""
+
+    type: Literal["model_call"] = "model_call"
+    index: int
+    phase: str
+    step: int
+    request_hash: str
+    request: dict[str, Any]
+    response: dict[str, Any]
+    usage: dict[str, Any]
+    cost: dict[str, Any] | None = None
+    latency_s: float | None = None
+    attempts: list[dict[str, Any]]
+    action: str | None = None
+    invalid_reply: str | None = None
+    images: list[str] = Field(default_factory=list)   # sha256 of each image sent
+
+
+class ActionEvent(_Event):
+    type: Literal["action"] = "action"
+    index: int
+    phase: str
+    action: str
+    valid: bool
+    message: str | None = None
+    reward: float = 0.0
+
+
+class PhaseEnd(_Event):
+    type: Literal["phase_end"] = "phase_end"
+    phase: str
+    steps: int
+    invalid_actions: int
+    counts: dict[str, int] = Field(default_factory=dict)
+    ended: str
+    reward: float = 0.0
+
+
+class Score(_Event):
+    type: Literal["score"] = "score"
+    score: float
+    raw_reward: float
+    family: str
+    result: dict[str, Any] = Field(default_factory=dict)   # EpisodeResult without steps
+
+
+class InfrastructureErrorEvent(_Event):
+    """Model calls ran out of retries (or the provider refused): the episode is not scored."""
+
+    type: Literal["infrastructure_error"] = "infrastructure_error"
+    error_class: str
+    message: str
+    provider: str | None = None
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class End(_Event):
+    type: Literal["end"] = "end"
+    status: Literal["done", "failed", "infra_error"]
+    error: str | None = None
+
+
+Event = Annotated[Union[Header, PhaseStart, ObservationEvent, ModelCall, ActionEvent, PhaseEnd,
+                        Score, InfrastructureErrorEvent, End], Field(discriminator="type")]
+
+_ADAPTER: TypeAdapter = TypeAdapter(Event)
+
+
+def parse_event(data: dict[str, Any]):
+    """A JSON object to its event (pydantic ``ValidationError`` if it is not one)."""
+    return _ADAPTER.validate_python(data)

@@ -1,0 +1,79 @@
+"""Record one episode into a transcript as it runs.
+
+``EpisodeRecorder(writer)`` is the bridge from the episode runner's ``observer`` hook and the
+LLM agent's ``on_call`` hook to transcript events: ``observer`` for phase changes,
+observations and actions, ``on_call`` for model calls (images written once by hash). The
+caller writes the header first and ``score`` / ``failure`` and ``end`` last.
+"""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from adapters.classify import scrub
+
+from .events import (ActionEvent, End, InfrastructureErrorEvent, ModelCall, ObservationEvent,
+                     PhaseEnd, PhaseStart, Score)
+from .io import TranscriptWriter
+
+__all__ = ["EpisodeRecorder"]
+
+
+class EpisodeRecorder:
+    """Turns episode and model-call callbacks into transcript events (module docstring)."""
+
+    def __init__(self, writer: TranscriptWriter) -> None:
+        self.writer = writer
+        self.model_calls = 0
+
+    # -- the episode runner's observer -----------------------------------------------------------
+    def observer(self, kind: str, data: dict[str, Any]) -> None:
+        match kind:
+            case "phase_start":
+                self.writer.write(PhaseStart(phase=data["phase"]))
+            case "observation":
+                self.writer.write(ObservationEvent(
+                    index=data["index"], phase=data["phase"],
+                    observation=scrub(data["observation"].to_dict())))
+            case "action":
+                r = data["record"]
+                self.writer.write(ActionEvent(index=r.index, phase=r.phase, action=r.action,
+                                              valid=r.valid, message=r.message,
+                                              reward=r.reward))
+            case "phase_end":
+                stats = data["stats"]
+                self.writer.write(PhaseEnd(phase=stats.phase, steps=stats.steps,
+                                           invalid_actions=stats.invalid_actions,
+                                           counts=dict(stats.counts), ended=stats.ended,
+                                           reward=data["reward"]))
+
+    # -- the LLM agent's on_call -----------------------------------------------------------------
+    def on_call(self, record: dict[str, Any], request) -> None:
+        """Write one model call; the images of ``request`` go to ``images/`` by hash."""
+        hashes = []
+        for message in request.messages:
+            for part in message.parts:
+                if getattr(part, "type", None) == "image":
+                    suffix = "." + part.media_type.split("/")[-1]
+                    hashes.append(self.writer.image(base64.b64decode(part.data), suffix))
+        fields = {k: record.get(k) for k in ("index", "phase", "step", "request_hash",
+                                             "request", "response", "usage", "cost",
+                                             "latency_s", "attempts", "action",
+                                             "invalid_reply")}
+        self.writer.write(ModelCall(**fields, images=hashes))
+        self.model_calls += 1
+
+    # -- the outcome -----------------------------------------------------------------------------
+    def score(self, result) -> None:
+        self.writer.write(Score(score=result.score, raw_reward=result.raw_reward,
+                                family=result.family, result=result.to_dict(steps=False)))
+
+    def infrastructure_error(self, exc: BaseException) -> None:
+        attempts = [a.to_dict() for a in getattr(exc, "attempts", ())]
+        self.writer.write(InfrastructureErrorEvent(
+            error_class=type(exc).__name__, message=scrub(str(exc)),
+            provider=getattr(exc, "provider", None), attempts=scrub(attempts)))
+
+    def end(self, status: str, error: str | None = None) -> None:
+        self.writer.write(End(status=status, error=scrub(error) if error else None))
