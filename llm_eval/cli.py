@@ -415,6 +415,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_episode_parser(commands)
 
+    from .sweep.command import add_run_parser  # `run SPEC.yaml | --model ... -o RUN_DIR`
+
+    add_run_parser(commands)
+
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)

@@ -1,0 +1,206 @@
+"""The run store: an embedded SQLite database indexing runs and jobs beside the transcripts.
+
+``RunStore(path)`` opens (or creates) ``run.sqlite`` in WAL mode. Tables:
+
+- ``runs(id, name, spec, created_at, updated_at)``: one row per sweep spec run in the
+  directory (``spec``: the spec as JSON);
+- ``jobs(run_id, id, settings, status, score, raw_reward, usage, cost_usd, transcript, error,
+  executions, created_at, started_at, finished_at)``: one row per job of a run (``settings``
+  and ``usage`` as JSON). ``status`` moves ``queued -> running -> done | failed |
+  infra_error``; a job that is not ``done`` is run again on resume (``running`` means the
+  previous run stopped in the middle of it).
+
+Only the scheduler's thread writes; each write is its own transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable
+
+from .errors import LlmEvalError
+
+__all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "STORE_FILE"]
+
+STORE_FILE = "run.sqlite"
+STATUSES = ("queued", "running", "done", "failed", "infra_error")
+FINISHED = ("done",)
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs (
+    run_id TEXT NOT NULL REFERENCES runs(id), id TEXT NOT NULL,
+    settings TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','infra_error')),
+    score REAL, raw_reward REAL, usage TEXT, cost_usd REAL, transcript TEXT, error TEXT,
+    executions INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,
+    PRIMARY KEY (run_id, id));
+CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
+"""
+
+# the legal moves of a job's status
+_MOVES = {"queued": {"running"}, "running": {"done", "failed", "infra_error", "queued"},
+          "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"}}
+
+
+class RunStoreError(LlmEvalError):
+    """A store that cannot be used, or a status move that is not allowed."""
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+@dataclass(frozen=True, slots=True)
+class JobRow:
+    run_id: str
+    id: str
+    settings: dict[str, Any]
+    status: str
+    score: float | None
+    raw_reward: float | None
+    usage: dict[str, Any] | None
+    cost_usd: float | None
+    transcript: str | None
+    error: str | None
+    executions: int
+    created_at: str
+    started_at: str | None
+    finished_at: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> JobRow:
+        data = dict(row)
+        data["settings"] = json.loads(data["settings"])
+        data["usage"] = json.loads(data["usage"]) if data["usage"] else None
+        return cls(**data)
+
+
+class RunStore:
+    """The SQLite index of one run directory (module docstring)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self._db = sqlite3.connect(self.path, isolation_level=None,
+                                       check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                             (str(SCHEMA_VERSION),))
+        except sqlite3.DatabaseError as exc:
+            raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
+        version = self._db.execute(
+            "SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+        if int(version) != SCHEMA_VERSION:
+            raise RunStoreError(f"{self.path}: run store schema {version} is not supported "
+                                f"(this program uses {SCHEMA_VERSION})")
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # -- runs ------------------------------------------------------------------------------------
+    def add_run(self, run_id: str, name: str, spec: dict[str, Any]) -> None:
+        now = _now()
+        self._db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                         "SET updated_at=excluded.updated_at",
+                         (run_id, name, json.dumps(spec, sort_keys=True), now, now))
+
+    def runs(self) -> list[dict[str, Any]]:
+        rows = self._db.execute("SELECT * FROM runs ORDER BY created_at, id").fetchall()
+        return [{**dict(r), "spec": json.loads(r["spec"])} for r in rows]
+
+    def latest_run(self) -> dict[str, Any] | None:
+        runs = self.runs()
+        return max(runs, key=lambda r: r["updated_at"]) if runs else None
+
+    # -- jobs ------------------------------------------------------------------------------------
+    def add_jobs(self, run_id: str, jobs: Iterable) -> int:
+        """Queue ``jobs`` (objects with ``id`` and ``settings``) not yet in the run; returns
+        how many were new."""
+        now = _now()
+        before = self._db.total_changes
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT OR IGNORE INTO jobs (run_id, id, settings, status, created_at) "
+                "VALUES (?, ?, ?, 'queued', ?)",
+                [(run_id, j.id, json.dumps(j.settings, sort_keys=True), now) for j in jobs])
+        return self._db.total_changes - before
+
+    def job(self, run_id: str, job_id: str) -> JobRow:
+        row = self._db.execute("SELECT * FROM jobs WHERE run_id=? AND id=?",
+                               (run_id, job_id)).fetchone()
+        if row is None:
+            raise RunStoreError(f"{self.path}: no job {job_id} in run {run_id}")
+        return JobRow.from_row(row)
+
+    def jobs(self, run_id: str, status: str | Iterable[str] | None = None) -> list[JobRow]:
+        query, args = "SELECT * FROM jobs WHERE run_id=?", [run_id]
+        if status is not None:
+            statuses = [status] if isinstance(status, str) else list(status)
+            query += f" AND status IN ({','.join('?' * len(statuses))})"
+            args += statuses
+        rows = self._db.execute(query + " ORDER BY created_at, rowid", args).fetchall()
+        return [JobRow.from_row(r) for r in rows]
+
+    def counts(self, run_id: str) -> dict[str, int]:
+        rows = self._db.execute("SELECT status, COUNT(*) FROM jobs WHERE run_id=? "
+                                "GROUP BY status", (run_id,)).fetchall()
+        return {s: 0 for s in STATUSES} | {r[0]: r[1] for r in rows}
+
+    def _move(self, run_id: str, job_id: str, to: str, sets: str, args: tuple) -> None:
+        current = self.job(run_id, job_id).status
+        if to not in _MOVES[current]:
+            raise RunStoreError(f"job {job_id}: cannot go from {current} to {to}")
+        self._db.execute(f"UPDATE jobs SET status=?, {sets} WHERE run_id=? AND id=?",
+                         (to, *args, run_id, job_id))
+
+    def start(self, run_id: str, job_id: str, transcript: str) -> None:
+        self._move(run_id, job_id, "running",
+                   "started_at=?, finished_at=NULL, error=NULL, transcript=?, "
+                   "executions=executions+1", (_now(), transcript))
+
+    def finish(self, run_id: str, job_id: str, *, score: float, raw_reward: float,
+               usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
+        self._move(run_id, job_id, "done",
+                   "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?",
+                   (score, raw_reward, json.dumps(usage) if usage is not None else None,
+                    cost_usd, _now()))
+
+    def fail(self, run_id: str, job_id: str, status: str, error: str, *,
+             usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
+        """Mark a job ``failed`` or ``infra_error`` (never scored)."""
+        if status not in ("failed", "infra_error"):
+            raise RunStoreError(f"job {job_id}: {status!r} is not a failure status")
+        self._move(run_id, job_id, status, "error=?, usage=?, cost_usd=?, finished_at=?",
+                   (error, json.dumps(usage) if usage is not None else None, cost_usd, _now()))
+
+    def requeue_unfinished(self, run_id: str) -> int:
+        """Every job of the run that is not done goes back to ``queued``; returns how many."""
+        cursor = self._db.execute("UPDATE jobs SET status='queued' WHERE run_id=? AND "
+                                  "status IN ('running','failed','infra_error')", (run_id,))
+        return cursor.rowcount
+
+    def total_cost(self, run_id: str) -> float:
+        row = self._db.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM jobs WHERE run_id=?",
+                               (run_id,)).fetchone()
+        return float(row[0])

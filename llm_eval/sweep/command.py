@@ -1,0 +1,166 @@
+"""``llm-eval run``: run a sweep from a YAML spec or from flags, or resume one.
+
+``llm-eval run SPEC.yaml -o RUN_DIR``, ``llm-eval run --model M [--model M2] --worlds W...
+--families F... [--seeds S...] [--repeats N] ... -o RUN_DIR`` (the spec's fields as flags), or
+``llm-eval run --resume RUN_DIR``. Prints one line per job (id, model, task, status, score)
+and where the store and the transcripts are. Exit 0 when every job is done; 3 when some are
+not (infrastructure errors, failures, a spend cap): the run can be resumed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import LlmEvalError
+from .spec import SpecError, Sweep
+
+__all__ = ["add_run_parser", "cmd_run", "format_report"]
+
+EXIT_NOT_DONE = 3
+
+
+def format_report(report) -> str:
+    rows = report.rows
+    header = ("job", "model", "task", "status", "score")
+    table = [header] + [(r.id, r.settings["model"], r.settings["task"], r.status,
+                         f"{r.score:.3f}" if r.score is not None else "-") for r in rows]
+    widths = [max(len(str(line[i])) for line in table) for i in range(len(header))]
+    lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
+             for line in table]
+    counts = report.counts()
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    lines.append(f"{len(rows)} jobs ({summary}); ran {len(report.executed)}, "
+                 f"{len(report.skipped)} already done"
+                 + ("; stopped by the spend cap" if report.stopped_by_spend_cap else ""))
+    lines.append(f"store: {report.store_path}")
+    lines.append(f"transcripts: {report.transcripts_dir}/")
+    return "\n".join(lines)
+
+
+def _spec_from_flags(args: argparse.Namespace) -> Sweep:
+    data: dict = {"models": args.model, "worlds": args.worlds}
+    for name in ("families", "seeds", "prompts", "renderings"):
+        if getattr(args, name):
+            data[name] = getattr(args, name)
+    budgets = {}
+    for name in ("interaction_steps", "reasoning_effort", "thinking_budget",
+                 "max_output_tokens", "history"):
+        value = getattr(args, name)
+        if value:
+            budgets[name] = [int(v) if name == "history" and v != "full" and v.isdigit()
+                             else v for v in value]
+    if budgets:
+        data["budgets"] = budgets
+    if args.repeats is not None:
+        data["repeats"] = args.repeats
+    if args.spend_cap is not None:
+        data["spend_cap_usd"] = args.spend_cap
+    if args.tool_mode:
+        data["tool_mode"] = args.tool_mode
+    if args.temperature is not None:
+        data["temperature"] = args.temperature
+    if args.concurrency:
+        limits = {}
+        for item in args.concurrency:
+            provider, _, n = item.partition("=")
+            if not n.isdigit():
+                raise SpecError(f"--concurrency: expected PROVIDER=N, got {item!r}")
+            limits[provider] = int(n)
+        data["concurrency"] = limits
+    if args.base_url:
+        data["adapter_options"] = {m: _local_server(m, args.base_url) for m in args.model
+                                   if "/" in m}
+    return Sweep.from_data(data, "command line")
+
+
+def _local_server(model: str, base_url: str) -> dict:
+    """Options for a model served at ``base_url``; a local server needs no real key."""
+    import os
+
+    from adapters.registry import parse_model, providers
+
+    options = {"base_url": base_url}
+    ref = parse_model(model)
+    info = next((p for p in providers() if p.name == ref.provider), None)
+    if info is not None and info.key_env and not any(os.environ.get(k) for k in info.key_env):
+        options["api_key"] = "not-needed"
+    return options
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from .scheduler import resume, run_sweep
+
+    try:
+        if args.resume:
+            if args.spec or args.model or args.worlds:
+                print("llm-eval: error: --resume takes no spec and no --model/--worlds",
+                      file=sys.stderr)
+                return 2
+            report = resume(args.resume)
+        else:
+            if args.output is None:
+                print("llm-eval: error: -o RUN_DIR is required (or --resume RUN_DIR)",
+                      file=sys.stderr)
+                return 2
+            if args.spec:
+                if args.model or args.worlds:
+                    print("llm-eval: error: give a SPEC.yaml or --model/--worlds, not both",
+                          file=sys.stderr)
+                    return 2
+                spec = Sweep.from_yaml(args.spec)
+            else:
+                if not args.model or not args.worlds:
+                    print("llm-eval: error: give a SPEC.yaml, or --model and --worlds",
+                          file=sys.stderr)
+                    return 2
+                spec = _spec_from_flags(args)
+            report = run_sweep(spec, args.output)
+    except SpecError as exc:
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return 2
+    except LlmEvalError as exc:
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return 1
+    print(format_report(report))
+    not_done = [r for r in report.rows if r.status != "done"]
+    if not_done:
+        print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
+              f"{Path(report.run_dir)}", file=sys.stderr)
+        return EXIT_NOT_DONE
+    return 0
+
+
+def add_run_parser(commands) -> argparse.ArgumentParser:
+    """Add ``run`` to the ``llm-eval`` subcommands."""
+    run = commands.add_parser(
+        "run", help="run a sweep (a YAML spec, or models x worlds x families as flags)",
+        description="Run every job of a sweep concurrently, writing one transcript per job "
+                    "and a SQLite run store in RUN_DIR; jobs already done are skipped.")
+    run.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="a sweep spec")
+    run.add_argument("-o", "--output", metavar="RUN_DIR", help="the run directory")
+    run.add_argument("--resume", metavar="RUN_DIR",
+                     help="finish the run in RUN_DIR (skips done jobs, reruns the rest)")
+    flags = run.add_argument_group("the spec as flags (instead of SPEC.yaml)")
+    flags.add_argument("--model", action="append", metavar="M",
+                       help="random, oracle or provider/model (repeatable)")
+    flags.add_argument("--worlds", nargs="+", metavar="W", help="world names, or all")
+    flags.add_argument("--families", nargs="+", metavar="F", help="mfp cd planning")
+    flags.add_argument("--seeds", nargs="+", type=int, metavar="S")
+    flags.add_argument("--repeats", type=int, metavar="N")
+    flags.add_argument("--prompts", nargs="+", metavar="VARIANT")
+    flags.add_argument("--renderings", nargs="+", metavar="R", help="e.g. compact compact+png")
+    flags.add_argument("--interaction-steps", nargs="+", type=int, metavar="N")
+    flags.add_argument("--reasoning-effort", nargs="+", metavar="E")
+    flags.add_argument("--thinking-budget", nargs="+", type=int, metavar="TOKENS")
+    flags.add_argument("--max-output-tokens", nargs="+", type=int, metavar="N")
+    flags.add_argument("--history", nargs="+", metavar="full|K")
+    flags.add_argument("--tool-mode", choices=("tools", "text"))
+    flags.add_argument("--temperature", type=float)
+    flags.add_argument("--concurrency", nargs="+", metavar="PROVIDER=N")
+    flags.add_argument("--spend-cap", type=float, metavar="USD")
+    flags.add_argument("--base-url", metavar="URL",
+                       help="an OpenAI-compatible server for the models given")
+    run.set_defaults(handler=cmd_run)
+    return run

@@ -1,0 +1,131 @@
+"""Running one job: build its agent, play its episode, write its transcript.
+
+``execute_job(job, spec, transcript_path, run_id=...)`` is synchronous (the scheduler runs it
+in a worker thread). It writes the header, streams the episode's events and model calls, then
+the score or the failure, and ``end``; it returns a ``JobOutcome`` for the run store. A model
+call whose retries run out makes the job ``infra_error`` (never scored); a provider refusal,
+a missing key or any other exception makes it ``failed``. Neither is raised.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import platform
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
+from .spec import LOCAL_AGENTS, Job, Sweep
+
+__all__ = ["JobOutcome", "execute_job", "build_agent", "usage_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class JobOutcome:
+    status: str                     # done, failed, infra_error
+    score: float | None = None
+    raw_reward: float | None = None
+    usage: dict[str, Any] | None = None
+    cost_usd: float | None = None
+    error: str | None = None
+
+
+def build_agent(job: Job, spec: Sweep, task):
+    """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings."""
+    from ..agents import make_agent
+
+    s = job.settings
+    if job.model in LOCAL_AGENTS:
+        return make_agent(job.model, task, seed=job.agent_seed)
+    from adapters import GenerationConfig
+
+    from ..calls import CallPolicy
+
+    config = GenerationConfig(max_output_tokens=s["max_output_tokens"],
+                              temperature=s["temperature"],
+                              reasoning_effort=s["reasoning_effort"],
+                              thinking_budget=s["thinking_budget"], tool_mode=s["tool_mode"])
+    # each worker thread has its own event loop: the scheduler enforces provider limits
+    policy = CallPolicy(max_attempts=spec.calls.max_attempts, timeout=spec.calls.timeout,
+                        concurrency=None)
+    return make_agent(job.model, task, rendering=s["rendering"], prompt_variant=s["prompt"],
+                      history=s["history"], config=config, policy=policy,
+                      adapter_options=dict(spec.adapter_options.get(job.model, {})))
+
+
+def usage_of(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], float | None]:
+    """Token totals, call and retry counts of an LLM agent's calls, and their cost."""
+    usage = {"calls": len(calls), "retries": sum(len(c["attempts"]) - 1 for c in calls),
+             "input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0}
+    for record in calls:
+        for key in ("input_tokens", "output_tokens", "reasoning_tokens"):
+            usage[key] += record["usage"].get(key) or 0
+    costs = [c["cost"]["usd"] for c in calls if c.get("cost")]
+    return usage, (round(sum(costs), 8) if calls and len(costs) == len(calls) else None)
+
+
+def _versions(job: Job) -> dict[str, Any]:
+    versions: dict[str, Any] = {"llm_eval": __version__, "transcript_schema": SCHEMA_VERSION,
+                                "python": platform.python_version()}
+    if "prompt_digest" in job.settings:
+        versions["prompt"] = {"variant": job.settings["prompt"],
+                              "digest": job.settings["prompt_digest"]}
+    return versions
+
+
+def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
+                run_id: str | None = None) -> JobOutcome:
+    """Play ``job`` and write its transcript (module docstring)."""
+    from ..calls import FatalProviderError, InfrastructureError
+    from ..tasks.store import load_task
+    from ..worldtest.episode import run_episode
+    from ..worldtest.programs import original_world
+
+    agent = None
+    with TranscriptWriter(transcript_path) as writer:
+        recorder = EpisodeRecorder(writer)
+        try:
+            task = load_task(job.settings["world"], job.settings["family"])
+            program = original_world(task).program
+            writer.write(Header(
+                job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
+                world=task.world, family=task.family, seed=task.seed,
+                program_sha256=hashlib.sha256(program.encode()).hexdigest(),
+                versions=_versions(job)))
+            agent = build_agent(job, spec, task)
+            if hasattr(agent, "on_call"):
+                agent.on_call = recorder.on_call
+            result = run_episode(task, agent, interaction_steps=job.settings["interaction_steps"],
+                                 observer=recorder.observer)
+        except InfrastructureError as exc:
+            recorder.infrastructure_error(exc)
+            recorder.end("infra_error", str(exc))
+            return _outcome(agent, "infra_error", error=str(exc))
+        except FatalProviderError as exc:
+            recorder.infrastructure_error(exc)
+            recorder.end("failed", str(exc))
+            return _outcome(agent, "failed", error=f"provider refused ({exc.reason}): {exc}")
+        except Exception as exc:   # an agent's or a program's error: the job failed, the run goes on
+            message = f"{type(exc).__name__}: {exc}"
+            recorder.end("failed", message + "\n" + traceback.format_exc(limit=5))
+            return _outcome(agent, "failed", error=message)
+        finally:
+            close = getattr(agent, "close", None)
+            if callable(close):
+                close()
+        recorder.score(result)
+        recorder.end("done")
+        return _outcome(agent, "done", score=result.score, raw_reward=result.raw_reward)
+
+
+def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
+    from adapters.classify import scrub
+
+    calls = getattr(agent, "calls", None)
+    usage, cost = usage_of(calls) if calls is not None else (None, None)
+    if fields.get("error"):
+        fields["error"] = scrub(fields["error"])
+    return JobOutcome(status=status, usage=usage, cost_usd=cost, **fields)

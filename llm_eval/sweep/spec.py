@@ -1,0 +1,301 @@
+"""The sweep spec: what to run, as YAML validated by pydantic, and its expansion into jobs.
+
+A spec names models, worlds, families, budgets (interaction steps, reasoning effort, thinking
+budget, max output tokens, history window), prompt variants, renderings, seeds, repeats,
+concurrency per provider and a spend cap. Every list field also accepts a single value.
+``Sweep.from_yaml(path)`` raises ``SpecError`` naming the file and the field at fault.
+
+``expand()`` is the product models x worlds x families x budgets x prompts x renderings x
+seeds x repeats. Settings that only a model reads (prompt, rendering, history, generation
+knobs) are dropped for ``random`` and ``oracle``, so those agents run once per world, family,
+interaction budget, seed and repeat. A job's settings hold everything that can change its
+result, including digests of the task file and the prompt templates; its id is a short hash of
+the settings' canonical JSON, so the same settings always give the same id.
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import itertools
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from ..errors import LlmEvalError
+from ..tasks.models import FAMILIES
+
+__all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
+           "LOCAL_AGENTS"]
+
+JOB_SETTINGS_VERSION = 1
+LOCAL_AGENTS = ("random", "oracle")
+REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
+
+
+class SpecError(LlmEvalError):
+    """A sweep spec that cannot be read or does not validate; names the file and field."""
+
+
+def _listed(value: Any) -> Any:
+    return value if isinstance(value, list) else [value]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Budgets(_Strict):
+    """Compute budgets; each is a list of values to sweep (``None``: the default)."""
+
+    interaction_steps: list[int | None] = Field(default=[None])
+    reasoning_effort: list[Literal["minimal", "low", "medium", "high", "xhigh", "max"] | None] \
+        = Field(default=[None])
+    thinking_budget: list[int | None] = Field(default=[None])
+    max_output_tokens: list[int | None] = Field(default=[None])
+    history: list[Literal["full"] | int] = Field(default=["full"])
+
+    _as_lists = field_validator("*", mode="before")(classmethod(lambda cls, v: _listed(v)))
+
+    @field_validator("interaction_steps", "thinking_budget", "max_output_tokens", "history")
+    @classmethod
+    def _positive(cls, values: list) -> list:
+        for v in values:
+            if isinstance(v, int) and not isinstance(v, bool) and v < 1:
+                raise ValueError(f"must be at least 1, got {v}")
+        return values
+
+
+class CallSettings(_Strict):
+    """How hard model calls are tried (not part of job ids: they change whether a job is an
+    infrastructure error, not its score)."""
+
+    max_attempts: int = Field(default=6, ge=1)
+    timeout: float = Field(default=300.0, gt=0)
+
+
+class Sweep(_Strict):
+    """A sweep spec (module docstring)."""
+
+    name: str = "sweep"
+    models: list[str] = Field(min_length=1)
+    worlds: list[str] = Field(min_length=1)
+    families: list[Literal["mfp", "cd", "planning"]] = Field(default=list(FAMILIES),
+                                                              min_length=1)
+    budgets: Budgets = Field(default_factory=Budgets)
+    prompts: list[str] = Field(default=["default"], min_length=1)
+    renderings: list[str] = Field(default=["compact"], min_length=1)
+    tool_mode: Literal["tools", "text"] = "tools"
+    temperature: float | None = None
+    seeds: list[int] = Field(default=[1], min_length=1)
+    repeats: int = Field(default=1, ge=1)
+    concurrency: dict[str, int] = Field(default_factory=dict)
+    default_concurrency: int = Field(default=4, ge=1)
+    spend_cap_usd: float | None = Field(default=None, ge=0)
+    calls: CallSettings = Field(default_factory=CallSettings)
+    adapter_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    _as_lists = field_validator("models", "worlds", "families", "prompts", "renderings",
+                                "seeds", mode="before")(classmethod(lambda cls, v: _listed(v)))
+
+    @field_validator("models")
+    @classmethod
+    def _models(cls, models: list[str]) -> list[str]:
+        from adapters import UnknownProviderError, parse_model
+
+        for name in models:
+            if name in LOCAL_AGENTS:
+                continue
+            if "/" not in name:
+                close = difflib.get_close_matches(name, LOCAL_AGENTS, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ValueError(f"unknown agent {name!r}{hint}: expected random, oracle or "
+                                 f"provider/model such as openai/gpt-5")
+            try:
+                parse_model(name)
+            except UnknownProviderError as exc:
+                raise ValueError(str(exc)) from None
+        return list(dict.fromkeys(models))
+
+    @field_validator("worlds")
+    @classmethod
+    def _worlds(cls, worlds: list[str]) -> list[str]:
+        from ..worlds import world_names
+
+        known = world_names()
+        if worlds == ["all"]:
+            return known
+        for name in worlds:
+            if name not in known:
+                close = difflib.get_close_matches(name, known, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ValueError(f"unknown world {name!r}{hint}")
+        return list(dict.fromkeys(worlds))
+
+    @field_validator("prompts")
+    @classmethod
+    def _prompts(cls, prompts: list[str]) -> list[str]:
+        from ..agents.prompts import PromptError, load_prompts
+
+        for name in prompts:
+            try:
+                load_prompts(name)
+            except PromptError as exc:   # not a ValueError: pydantic would not name the field
+                raise ValueError(str(exc)) from None
+        return list(dict.fromkeys(prompts))
+
+    @field_validator("renderings")
+    @classmethod
+    def _renderings(cls, renderings: list[str]) -> list[str]:
+        from ..agents.llm import parse_rendering
+
+        return list(dict.fromkeys("+".join(parse_rendering(r)) for r in renderings))
+
+    @field_validator("seeds")
+    @classmethod
+    def _seeds(cls, seeds: list[int]) -> list[int]:
+        return list(dict.fromkeys(seeds))
+
+    @field_validator("concurrency")
+    @classmethod
+    def _concurrency(cls, limits: dict[str, int]) -> dict[str, int]:
+        for provider, limit in limits.items():
+            if limit < 1:
+                raise ValueError(f"{provider}: must be at least 1, got {limit}")
+        return limits
+
+    @field_validator("adapter_options")
+    @classmethod
+    def _no_keys(cls, options: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        from adapters.classify import scrub
+
+        for model, values in options.items():
+            if scrub(values) != values and values.get("api_key") != "not-needed":
+                raise ValueError(f"{model}: a spec holds no keys (they are written to the run "
+                                 f"directory); set the provider's environment variable")
+        return options
+
+    # -- reading ---------------------------------------------------------------------------------
+    @classmethod
+    def from_data(cls, data: Any, source: str = "<spec>") -> Sweep:
+        """Validate ``data``; errors name ``source`` and the field."""
+        if not isinstance(data, dict):
+            raise SpecError(f"{source}: a sweep spec is a mapping of settings, got "
+                            f"{type(data).__name__}")
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            lines = []
+            for error in exc.errors():
+                where = ".".join(str(p) for p in error["loc"]) or "(spec)"
+                message = error["msg"].removeprefix("Value error, ")
+                lines.append(f"{source}: {where}: {message}")
+            raise SpecError("\n".join(lines)) from None
+        except LlmEvalError as exc:   # e.g. an unknown prompt variant
+            raise SpecError(f"{source}: {exc}") from None
+
+    @classmethod
+    def from_yaml(cls, path: str | Path) -> Sweep:
+        path = Path(path)
+        try:
+            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        except yaml.YAMLError as exc:
+            mark = getattr(exc, "problem_mark", None)
+            where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+            raise SpecError(f"{path}{where}: not valid YAML: "
+                            f"{getattr(exc, 'problem', None) or exc}") from None
+        return cls.from_data(data, str(path))
+
+    def canonical(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+    @property
+    def digest(self) -> str:
+        text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    def limit_for(self, provider: str) -> int:
+        return self.concurrency.get(provider, self.default_concurrency)
+
+    # -- jobs ------------------------------------------------------------------------------------
+    def expand(self) -> list[Job]:
+        """Every job of the sweep, in a stable order, without duplicates (module docstring)."""
+        from ..agents.prompts import load_prompts
+        from ..tasks.store import dump_task, load_task
+
+        tasks = {}
+        for world, family in itertools.product(self.worlds, self.families):
+            task = load_task(world, family)
+            tasks[world, family] = (task.id, _digest(dump_task(task)))
+        prompt_digest = {p: load_prompts(p).digest for p in self.prompts}
+        b = self.budgets
+        jobs: dict[str, Job] = {}
+        for model, (world, family), steps, seed, repeat in itertools.product(
+                self.models, tasks, b.interaction_steps, self.seeds, range(self.repeats)):
+            task_id, task_digest = tasks[world, family]
+            base = {"v": JOB_SETTINGS_VERSION, "model": model, "world": world,
+                    "family": family, "task": task_id, "task_digest": task_digest,
+                    "interaction_steps": steps, "seed": seed, "repeat": repeat}
+            if model in LOCAL_AGENTS:
+                variants = [{}]
+            else:
+                variants = [
+                    {"prompt": p, "prompt_digest": prompt_digest[p], "rendering": r,
+                     "history": h, "max_output_tokens": m, "reasoning_effort": e,
+                     "thinking_budget": t, "temperature": self.temperature,
+                     "tool_mode": self.tool_mode}
+                    for p, r, h, m, e, t in itertools.product(
+                        self.prompts, self.renderings, b.history, b.max_output_tokens,
+                        b.reasoning_effort, b.thinking_budget)]
+            for extra in variants:
+                job = Job.of({**base, **extra})
+                jobs.setdefault(job.id, job)
+        return list(jobs.values())
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def job_id(settings: dict[str, Any]) -> str:
+    """The short stable hash of ``settings``' canonical JSON."""
+    text = json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def provider_of(model: str) -> str:
+    """The provider a model's calls go to (``local`` for random and oracle)."""
+    if model in LOCAL_AGENTS:
+        return "local"
+    from adapters import parse_model
+
+    return parse_model(model).provider
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One episode to run: its id and its settings (module docstring)."""
+
+    id: str
+    settings: dict[str, Any]
+
+    @classmethod
+    def of(cls, settings: dict[str, Any]) -> Job:
+        return cls(job_id(settings), dict(settings))
+
+    @property
+    def model(self) -> str:
+        return self.settings["model"]
+
+    @property
+    def provider(self) -> str:
+        return provider_of(self.model)
+
+    @property
+    def agent_seed(self) -> int:
+        """The random agent's seed (and a model's sampling seed is left unset)."""
+        return self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE

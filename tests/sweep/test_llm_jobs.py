@@ -1,0 +1,118 @@
+"""LLM jobs through the fake provider on loopback: model calls with their attempts and images
+stream into the transcript, exhausted retries make an infra_error that a resume reruns, and no
+key reaches the disk."""
+
+from __future__ import annotations
+
+import functools
+
+from fake_provider import FakeProvider
+from provider_bodies import chat_body
+
+from llm_eval.agents import OracleAgent
+from llm_eval.runstore import RunStore
+from llm_eval.sweep import Sweep, run_sweep
+from llm_eval.tasks.store import load_task
+from llm_eval.transcripts import read_transcript
+from llm_eval.worldtest import run_episode
+
+SECRET = "fake-test-credential-SWEEPKEY0123"
+MODEL = "openai-chat/gpt-4.1-mini"
+ARGS = {"click": ("x", "y"), "watch": ("t",), "submit": ("t",), "choose": ("k",)}
+
+
+class ScriptAgent:
+    """Explore a little, go to the test, then play as the oracle."""
+
+    def __init__(self, task) -> None:
+        self.oracle = OracleAgent(task)
+        self.explore = ["left", "noop"]
+
+    def reset(self, start) -> None:
+        self.oracle.reset(start)
+
+    def act(self, observation) -> str:
+        if observation.phase == "interaction":
+            return self.explore.pop(0) if self.explore else "go-to-test"
+        return self.oracle.act(observation)
+
+
+@functools.cache
+def reference_actions(world: str, family: str) -> tuple[str, ...]:
+    task = load_task(world, family)
+    return tuple(r.action for r in run_episode(task, ScriptAgent(task)).records)
+
+
+def reply(i: int, action: str) -> dict:
+    kind, *values = action.split()
+    args = dict(zip(ARGS.get(kind, ()), map(int, values)))
+    return chat_body(calls=[(f"call_{i}", kind.replace("-", "_"), args)])
+
+
+def spec_for(fake: FakeProvider) -> Sweep:
+    return Sweep.from_data({
+        "models": [MODEL], "worlds": ["hunters"], "families": ["mfp"],
+        "renderings": ["compact+png"], "calls": {"max_attempts": 3, "timeout": 20},
+        "adapter_options": {MODEL: {"base_url": fake.base_url + "/v1", "timeout": 2.0}}})
+
+
+def no_secret_on_disk(root) -> None:
+    for path in root.rglob("*"):
+        if path.is_file():
+            data = path.read_bytes()
+            assert SECRET.encode() not in data, path
+            assert b"Bearer" not in data, path
+
+
+def test_an_llm_job_writes_its_model_calls_with_attempts_and_no_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    actions = reference_actions("hunters", "mfp")
+    with FakeProvider() as fake:
+        for i, action in enumerate(actions):
+            if i == 1:
+                fake.fault("429", retry_after=1)
+            fake.reply(reply(i, action))
+        report = run_sweep(spec_for(fake), tmp_path)
+        assert any(SECRET in " ".join(s.headers.values()) for s in fake.seen)
+    (row,) = report.rows
+    assert row.status == "done" and row.score == 1.0, row.error
+    assert row.usage["calls"] == len(actions) and row.usage["retries"] == 1
+    transcript = read_transcript(tmp_path / row.transcript)
+    calls = transcript.of_type("model_call")
+    assert [c.action for c in calls] == list(actions)
+    assert [a["outcome"] for a in calls[1].attempts] == ["rate_limited", "ok"]
+    assert all(c.usage["input_tokens"] > 0 and c.response for c in calls)
+    assert [a.action for a in transcript.of_type("action")] == list(actions)
+    # the images sent are stored once each, by hash, beside the transcript
+    images = {h for c in calls for h in c.images}
+    stored = {p.stem for p in (tmp_path / "transcripts" / "images").iterdir()}
+    assert images and images == stored
+    assert "<image sha256=" in str(calls[0].request)
+    assert transcript.header.versions["prompt"]["variant"] == "default"
+    no_secret_on_disk(tmp_path)
+
+
+def test_exhausted_retries_are_an_infra_error_rerun_on_resume(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    actions = reference_actions("hunters", "mfp")
+    with FakeProvider() as fake:
+        for _ in range(3):
+            fake.fault("503")
+        spec = spec_for(fake)
+        report = run_sweep(spec, tmp_path)
+        (row,) = report.rows
+        assert row.status == "infra_error" and row.score is None
+        assert "gave up after 3 attempts" in row.error
+        transcript = read_transcript(tmp_path / row.transcript)
+        (error,) = transcript.of_type("infrastructure_error")
+        assert [a["outcome"] for a in error.attempts] == ["transient"] * 3
+        assert transcript.events[-1].status == "infra_error" and not transcript.of_type("score")
+
+        for i, action in enumerate(actions):
+            fake.reply(reply(i, action))
+        again = run_sweep(spec, tmp_path)
+    (row,) = again.rows
+    assert again.executed == [row.id] and row.status == "done" and row.score == 1.0
+    with RunStore(tmp_path / "run.sqlite") as store:
+        assert store.job(again.run_id, row.id).executions == 2
+    no_secret_on_disk(tmp_path)

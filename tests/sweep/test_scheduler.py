@@ -1,0 +1,153 @@
+"""A small sweep of the random and oracle agents: one transcript per job, the store's rows,
+the command line's table; running again skips what is done and reruns what is not."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+
+import pytest
+
+from llm_eval.cli import main
+from llm_eval.runstore import RunStore
+from llm_eval.sweep import Sweep, execute_job, resume, run_sweep
+from llm_eval.transcripts import read_transcript
+
+SPEC = {"name": "small", "models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
+        "families": ["mfp", "cd", "planning"], "budgets": {"interaction_steps": 5}}
+
+
+class Counting:
+    """``execute_job`` that counts executions (and can fail chosen jobs, once)."""
+
+    def __init__(self, fail: dict[str, str] | None = None) -> None:
+        self.ran: list[str] = []
+        self.fail = dict(fail or {})
+        self.lock = threading.Lock()
+
+    def __call__(self, job, spec, path, **kwargs):
+        with self.lock:
+            self.ran.append(job.id)
+            status = self.fail.pop(job.id, None)
+        if status is not None:
+            from llm_eval.sweep import JobOutcome
+
+            path.write_text("")   # a transcript cut short
+            return JobOutcome(status, error=f"simulated {status}")
+        return execute_job(job, spec, path, **kwargs)
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    run_dir = tmp_path_factory.mktemp("run")
+    counting = Counting()
+    report = run_sweep(Sweep.from_data(SPEC), run_dir, execute=counting)
+    return run_dir, report, counting
+
+
+def test_a_small_sweep_writes_one_transcript_per_job_and_the_store_rows(first_run):
+    run_dir, report, counting = first_run
+    assert len(report.rows) == 12 and report.counts() == {"done": 12}
+    assert sorted(counting.ran) == sorted(r.id for r in report.rows)
+    transcripts = sorted((run_dir / "transcripts").glob("*.jsonl"))
+    assert [p.stem for p in transcripts] == sorted(r.id for r in report.rows)
+    for row in report.rows:
+        transcript = read_transcript(run_dir / row.transcript)
+        assert transcript.complete and transcript.torn is None
+        header = transcript.header
+        assert header.job_id == row.id and header.settings == row.settings
+        assert header.versions["llm_eval"] and len(header.program_sha256) == 64
+        (score,) = transcript.of_type("score")
+        assert (score.score, score.raw_reward) == (row.score, row.raw_reward)
+        assert row.executions == 1 and row.finished_at >= row.started_at
+    oracle = [r.score for r in report.rows if r.settings["model"] == "oracle"]
+    assert min(oracle) > 0.9
+    db = sqlite3.connect(run_dir / "run.sqlite")
+    assert db.execute("SELECT COUNT(*) FROM jobs WHERE status='done'").fetchone()[0] == 12
+
+
+def test_running_the_same_spec_again_skips_done_jobs(first_run):
+    run_dir, report, _ = first_run
+    counting = Counting()
+    again = run_sweep(Sweep.from_data(SPEC), run_dir, execute=counting)
+    assert counting.ran == [] and again.executed == []
+    assert sorted(again.skipped) == sorted(r.id for r in report.rows)
+    assert [(r.id, r.score) for r in again.rows] == [(r.id, r.score) for r in report.rows]
+
+
+def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
+    spec = Sweep.from_data({**SPEC, "worlds": ["automaton"]})
+    ids = [j.id for j in spec.expand()]
+    counting = Counting(fail={ids[0]: "infra_error", ids[1]: "failed"})
+    report = run_sweep(spec, tmp_path, execute=counting)
+    assert report.counts() == {"done": 4, "infra_error": 1, "failed": 1}
+    # a job left running, as a killed run leaves it
+    db = sqlite3.connect(tmp_path / "run.sqlite")
+    db.execute("UPDATE jobs SET status='running' WHERE id=?", (ids[2],))
+    db.commit()
+    db.close()
+
+    counting = Counting()
+    report = resume(tmp_path, execute=counting)
+    assert sorted(counting.ran) == sorted(ids[:3])
+    assert report.counts() == {"done": 6}
+    with RunStore(tmp_path / "run.sqlite") as store:
+        executions = {r.id: r.executions for r in store.jobs(report.run_id)}
+    assert [executions[i] for i in ids] == [2, 2, 2, 1, 1, 1]
+    assert read_transcript(tmp_path / "transcripts" / f"{ids[0]}.jsonl").complete
+
+
+def test_a_spend_cap_stops_starting_jobs(tmp_path):
+    spec = Sweep.from_data({**SPEC, "worlds": ["automaton"], "spend_cap_usd": 0})
+    report = run_sweep(spec, tmp_path, execute=Counting())
+    assert report.stopped_by_spend_cap and report.executed == []
+    assert report.counts() == {"queued": 6}
+
+
+def test_the_command_line_runs_flags_and_resumes(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    code = main(["run", "--model", "random", "--model", "oracle", "--worlds", "automaton",
+                 "--families", "mfp", "cd", "--interaction-steps", "5", "-o", str(run_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["job", "model", "task", "status", "score"]
+    assert sum(1 for line in lines if " done " in line) == 4
+    assert "4 jobs (4 done); ran 4, 0 already done" in out
+    assert f"store: {run_dir / 'run.sqlite'}" in out and "transcripts: " in out
+    assert len(list((run_dir / "transcripts").glob("*.jsonl"))) == 4
+
+    code = main(["run", "--resume", str(run_dir)])
+    out, err = capsys.readouterr()
+    assert code == 0 and "ran 0, 4 already done" in out
+
+
+def test_the_command_line_runs_a_yaml_spec(tmp_path, capsys):
+    spec = tmp_path / "sweep.yaml"
+    spec.write_text("models: [oracle]\nworlds: [hunters]\nfamilies: [mfp]\n"
+                    "budgets: {interaction_steps: 3}\n")
+    code = main(["run", str(spec), "-o", str(tmp_path / "run")])
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    assert "hunters-mfp" in out and "1.000" in out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["run", "--model", "randm", "--worlds", "automaton", "-o", "x"],
+     "command line: models: unknown agent 'randm'"),
+    (["run", "--model", "random", "--worlds", "automaton"], "-o RUN_DIR is required"),
+    (["run", "-o", "x"], "give a SPEC.yaml, or --model and --worlds"),
+])
+def test_command_line_mistakes_are_one_line_errors(argv, message, capsys, tmp_path,
+                                                   monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_spec_file_error_names_the_file_and_field(tmp_path, capsys):
+    spec = tmp_path / "bad.yaml"
+    spec.write_text("models: [random]\nworlds: [automaton]\nrepeats: -1\n")
+    assert main(["run", str(spec), "-o", str(tmp_path / "run")]) == 2
+    assert "bad.yaml: repeats: " in capsys.readouterr().err
