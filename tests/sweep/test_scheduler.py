@@ -151,3 +151,75 @@ def test_a_spec_file_error_names_the_file_and_field(tmp_path, capsys):
     spec.write_text("models: [random]\nworlds: [automaton]\nrepeats: -1\n")
     assert main(["run", str(spec), "-o", str(tmp_path / "run")]) == 2
     assert "bad.yaml: repeats: " in capsys.readouterr().err
+
+
+def test_concurrent_episodes_match_serial_ones(first_run):
+    """Episodes in worker threads give the results of the same episodes run one by one."""
+    from llm_eval.agents import make_agent
+    from llm_eval.sweep import Job
+    from llm_eval.tasks.store import load_task
+    from llm_eval.worldtest import run_episode
+
+    run_dir, report, _ = first_run
+    for row in report.rows:
+        job = Job(row.id, row.settings)
+        task = load_task(row.settings["world"], row.settings["family"])
+        result = run_episode(task, make_agent(job.model, task, seed=job.agent_seed),
+                             interaction_steps=row.settings["interaction_steps"])
+        transcript = read_transcript(run_dir / row.transcript)
+        assert [a.action for a in transcript.of_type("action")] == \
+            [r.action for r in result.records], row.id
+        assert (row.score, row.raw_reward) == (result.score, result.raw_reward)
+
+
+def test_each_provider_has_its_own_limit(tmp_path):
+    """Jobs run concurrently up to their provider's limit, never beyond it."""
+    import time
+
+    from llm_eval.sweep import JobOutcome
+
+    running: dict[str, int] = {}
+    peak: dict[str, int] = {}
+    lock = threading.Lock()
+
+    def execute(job, spec, path, **kwargs):
+        with lock:
+            running[job.provider] = running.get(job.provider, 0) + 1
+            peak[job.provider] = max(peak.get(job.provider, 0), running[job.provider])
+        time.sleep(0.05)
+        with lock:
+            running[job.provider] -= 1
+        return JobOutcome("done", score=0.0, raw_reward=0.0)
+
+    spec = Sweep.from_data({**SPEC, "models": ["random", "openai/gpt-5", "anthropic/x"],
+                            "seeds": [1, 2, 3], "concurrency": {"openai": 2, "anthropic": 1},
+                            "default_concurrency": 5})
+    report = run_sweep(spec, tmp_path, execute=execute)
+    assert report.counts() == {"done": len(report.rows)}
+    assert peak == {"local": 5, "openai": 2, "anthropic": 1}
+
+
+def test_a_transcript_is_readable_while_its_episode_runs(tmp_path):
+    """Flushed per event: the file holds every event written so far at any moment."""
+    from llm_eval.agents import make_agent
+    from llm_eval.tasks.store import load_task
+    from llm_eval.transcripts import EpisodeRecorder, Header, TranscriptWriter
+    from llm_eval.worldtest import run_episode
+
+    task = load_task("automaton", "cd")
+    path = tmp_path / "t.jsonl"
+    seen: list[int] = []
+    with TranscriptWriter(path) as writer:
+        recorder = EpisodeRecorder(writer)
+        writer.write(Header(job_id="j", settings={}, task_id=task.id, world=task.world,
+                            family=task.family, seed=task.seed))
+
+        def observer(kind, data):
+            recorder.observer(kind, data)
+            transcript = read_transcript(path)
+            assert len(transcript.events) == writer.events and transcript.torn is None
+            seen.append(writer.events)
+
+        run_episode(task, make_agent("random", task, seed=2), interaction_steps=4,
+                    observer=observer)
+    assert seen == sorted(seen) and len(seen) > 10
