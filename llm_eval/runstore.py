@@ -2,8 +2,8 @@
 
 ``RunStore(path)`` opens (or creates) ``run.sqlite`` in WAL mode. Tables:
 
-- ``runs(id, name, spec, created_at, updated_at)``: one row per sweep spec run in the
-  directory (``spec``: the spec as JSON);
+- ``runs(id, name, spec, created_at, updated_at)``: one row per set of jobs run in the
+  directory (``spec``: the latest spec that ran them, as JSON, which a resume reuses);
 - ``jobs(run_id, id, settings, status, score, raw_reward, usage, cost_usd, transcript, error,
   executions, created_at, started_at, finished_at)``: one row per job of a run (``settings``
   and ``usage`` as JSON). ``status`` moves ``queued -> running -> done | failed |
@@ -121,7 +121,8 @@ class RunStore:
     def add_run(self, run_id: str, name: str, spec: dict[str, Any]) -> None:
         now = _now()
         self._db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
-                         "SET updated_at=excluded.updated_at",
+                         "SET name=excluded.name, spec=excluded.spec, "
+                         "updated_at=excluded.updated_at",
                          (run_id, name, json.dumps(spec, sort_keys=True), now, now))
 
     def runs(self) -> list[dict[str, Any]]:

@@ -1,7 +1,8 @@
 """The scheduler: runs a sweep's jobs concurrently and records them in the run store.
 
 ``run_sweep(spec, run_dir)`` (sync) over ``run_sweep_async``: expands the spec into jobs,
-adds the new ones to the store (``run_dir/run.sqlite``) under the run id (the spec's digest),
+adds the new ones to the store (``run_dir/run.sqlite``) under the run id (a hash of the job
+ids, so changing only how a spec runs, such as its concurrency or spend cap, keeps the run),
 puts every job that is not done back in the queue (a job left ``running`` by a stopped run,
 a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a worker thread
 (``asyncio.to_thread``) under its provider's semaphore (``spec.concurrency``, else
@@ -21,7 +22,7 @@ from typing import Callable
 
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from .job import JobOutcome, execute_job
-from .spec import Job, Sweep
+from .spec import Job, Sweep, job_id
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "RunReport", "TRANSCRIPTS_DIR",
            "SPEC_FILE"]
@@ -75,11 +76,11 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
     run_dir = Path(run_dir)
     transcripts = run_dir / TRANSCRIPTS_DIR
     transcripts.mkdir(parents=True, exist_ok=True)
-    run_id = spec.digest
+    jobs = {job.id: job for job in spec.expand()}
+    run_id = job_id({"jobs": sorted(jobs)})
     report = RunReport(run_id, run_dir, run_dir / STORE_FILE, transcripts)
     (run_dir / SPEC_FILE).write_text(json.dumps(spec.canonical(), indent=1, sort_keys=True),
                                      encoding="utf-8")
-    jobs = {job.id: job for job in spec.expand()}
     with RunStore(report.store_path) as store:
         store.add_run(run_id, spec.name, spec.canonical())
         store.add_jobs(run_id, jobs.values())

@@ -75,6 +75,16 @@ def test_running_the_same_spec_again_skips_done_jobs(first_run):
     assert [(r.id, r.score) for r in again.rows] == [(r.id, r.score) for r in report.rows]
 
 
+def test_changing_only_how_a_spec_runs_keeps_the_run(first_run):
+    run_dir, report, _ = first_run
+    counting = Counting()
+    again = run_sweep(Sweep.from_data({**SPEC, "default_concurrency": 1, "spend_cap_usd": 9}),
+                      run_dir, execute=counting)
+    assert again.run_id == report.run_id and counting.ran == []
+    with RunStore(run_dir / "run.sqlite") as store:
+        assert store.latest_run()["spec"]["spend_cap_usd"] == 9
+
+
 def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     spec = Sweep.from_data({**SPEC, "worlds": ["automaton"]})
     ids = [j.id for j in spec.expand()]
