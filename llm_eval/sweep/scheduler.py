@@ -7,7 +7,8 @@ puts every job that is not done back in the queue (a job left ``running`` by a s
 a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a worker thread
 (``asyncio.to_thread``) under its provider's semaphore (``spec.concurrency``, else
 ``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl`` (images in
-``transcripts/images/``). Jobs already done are skipped, so running the same spec again, or
+``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
+``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so running the same spec again, or
 ``resume(run_dir)``, finishes a run. A spend cap, if set, stops starting new jobs once the
 recorded cost reaches it (running jobs finish; the rest stay queued).
 """
@@ -25,10 +26,19 @@ from .job import JobOutcome, execute_job
 from .spec import Job, Sweep, job_id
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "RunReport", "TRANSCRIPTS_DIR",
-           "SPEC_FILE"]
+           "ATTEMPTS_DIR", "SPEC_FILE"]
 
 TRANSCRIPTS_DIR = "transcripts"
 SPEC_FILE = "spec.json"
+ATTEMPTS_DIR = "attempts"
+
+
+def _keep_earlier(path: Path, executions: int) -> None:
+    """Move the transcript of an earlier execution aside before the job runs again."""
+    if path.exists():
+        attempts = path.parent / ATTEMPTS_DIR
+        attempts.mkdir(exist_ok=True)
+        path.replace(attempts / f"{path.stem}.{executions}.jsonl")
 
 
 @dataclass
@@ -100,6 +110,7 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                     report.stopped_by_spend_cap = True
                     return
                 relative = f"{TRANSCRIPTS_DIR}/{job.id}.jsonl"
+                _keep_earlier(run_dir / relative, row.executions)
                 store.start(run_id, job.id, relative)
                 report.executed.append(job.id)
                 try:

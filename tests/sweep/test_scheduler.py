@@ -105,6 +105,8 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
         executions = {r.id: r.executions for r in store.jobs(report.run_id)}
     assert [executions[i] for i in ids] == [2, 2, 2, 1, 1, 1]
     assert read_transcript(tmp_path / "transcripts" / f"{ids[0]}.jsonl").complete
+    kept = sorted(p.name for p in (tmp_path / "transcripts" / "attempts").iterdir())
+    assert kept == sorted(f"{i}.1.jsonl" for i in ids[:3])   # earlier executions kept aside
 
 
 def test_a_spend_cap_stops_starting_jobs(tmp_path):
