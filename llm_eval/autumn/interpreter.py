@@ -88,9 +88,7 @@ def _renders_read_scopes(program: tuple) -> bool:
             if not all(map(reads_only, form.args)) or not S.collect_names(form.args) <= fields:
                 return True
             decl_cells.add(id(form))
-    stack = list(program)
-    while stack:
-        node = stack.pop()
+    for node in S.walk(program):
         if ((isinstance(node, S.Var) and node.name == "elems")
                 or (isinstance(node, S.Field) and node.field == "elems")
                 or (isinstance(node, S.Str) and node.text == "elems")):
@@ -98,12 +96,6 @@ def _renders_read_scopes(program: tuple) -> bool:
         if (isinstance(node, S.Call) and isinstance(node.fn, S.Var) and node.fn.name == "Cell"
                 and id(node) not in decl_cells):
             return True
-        for slot in getattr(type(node), "__slots__", ()):
-            child = getattr(node, slot, None)
-            if isinstance(child, S.Node):
-                stack.append(child)
-            elif isinstance(child, (list, tuple)):
-                stack.extend(c for c in child if isinstance(c, S.Node))
     return False
 
 
@@ -111,22 +103,10 @@ def _changes_objects_in_place(program: tuple) -> bool:
     """Whether the program can change an object without copying it: a field assignment, or
     rotate (which turns the cells that all copies share). Otherwise objects keep their
     rendered cells (Runtime.render_obj)."""
-    names = S.collect_names([getattr(s, "expr", None) or getattr(s, "cell", None)
-                             or getattr(s, "body", None) for s in program]
-                            + [s.cond for s in program if isinstance(s, S.OnDecl)])
-    if names & {"rotate", "rotateNoCollision"}:
-        return True
-    stack = list(program)
-    while stack:
-        node = stack.pop()
-        if isinstance(node, S.FieldAssign):
+    for node in S.walk(program):
+        if isinstance(node, S.FieldAssign) or (
+                isinstance(node, S.Var) and node.name in ("rotate", "rotateNoCollision")):
             return True
-        for slot in getattr(type(node), "__slots__", ()):
-            child = getattr(node, slot, None)
-            if isinstance(child, S.Node):
-                stack.append(child)
-            elif isinstance(child, (list, tuple)):
-                stack.extend(c for c in child if isinstance(c, S.Node))
     return False
 
 

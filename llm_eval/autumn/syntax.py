@@ -553,6 +553,20 @@ def node_key(node: Node):
     return k
 
 
+def walk(nodes):
+    """Every node of the given trees (statements or expressions), each once, in no set order."""
+    stack = list(nodes)
+    while stack:
+        node = stack.pop()
+        yield node
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, Node):
+                stack.append(child)
+            elif isinstance(child, (list, tuple)):
+                stack.extend(c for c in child if isinstance(c, Node))
+
+
 def collect_names(nodes) -> frozenset[str]:
     """Every name a subtree mentions (variables, callees, fields, parameters, assignments)."""
     names: set[str] = set()

@@ -57,3 +57,18 @@ def test_an_evaluated_field_assignment_turns_kept_renders_off():
     it.evaluate("= (.. dot n) 7")
     assert not it._rt.render_cache
     assert '"red"' in it.render_all()
+
+
+@pytest.mark.parametrize("body,kept", [
+    ("(on left (= bar (rotate bar)))", False),
+    ("(on left (= bar (rotateNoCollision bar)))", False),
+    ("(on left (= turn rotate))", False),
+    ("(on left (= bar (moveLeft bar)))", True),
+])
+def test_programs_that_rotate_cells_render_afresh(body, kept):
+    program = f"""(program (= GRID_SIZE 6) (= turn 0)
+      (object Bar (list (Cell 0 0 "red") (Cell 1 0 "blue")))
+      (= bar (initnext (Bar (Position 2 2)) (prev bar))) {body})"""
+    it = Interpreter()
+    it.run_script(program, seed=3)
+    assert it._rt.render_cache is kept
