@@ -108,7 +108,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
             recorder.infrastructure_error(exc)
             recorder.end("failed", str(exc))
             return _outcome(agent, "failed", error=f"provider refused ({exc.reason}): {exc}")
-        except Exception as exc:   # an agent's or a program's error: the job failed, the run goes on
+        except Exception as exc:   # an agent's or program's error: the job fails, not the run
             message = f"{type(exc).__name__}: {exc}"
             recorder.end("failed", message + "\n" + traceback.format_exc(limit=5))
             return _outcome(agent, "failed", error=message)

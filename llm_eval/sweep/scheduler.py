@@ -8,9 +8,10 @@ a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a work
 (``asyncio.to_thread``) under its provider's semaphore (``spec.concurrency``, else
 ``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl`` (images in
 ``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
-``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so running the same spec again, or
-``resume(run_dir)``, finishes a run. A spend cap, if set, stops starting new jobs once the
-recorded cost reaches it (running jobs finish; the rest stay queued).
+``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so
+running the same spec again, or ``resume(run_dir)``, finishes a run. A spend cap, if set,
+stops starting new jobs once the recorded cost reaches it (running jobs finish; the rest stay
+queued).
 """
 
 from __future__ import annotations

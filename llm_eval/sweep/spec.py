@@ -59,7 +59,10 @@ class Budgets(_Strict):
     max_output_tokens: list[int | None] = Field(default=[None])
     history: list[Literal["full"] | int] = Field(default=["full"])
 
-    _as_lists = field_validator("*", mode="before")(classmethod(lambda cls, v: _listed(v)))
+    @field_validator("*", mode="before")
+    @classmethod
+    def _as_lists(cls, value: Any) -> Any:
+        return _listed(value)
 
     @field_validator("interaction_steps", "thinking_budget", "max_output_tokens", "history")
     @classmethod
@@ -99,8 +102,11 @@ class Sweep(_Strict):
     calls: CallSettings = Field(default_factory=CallSettings)
     adapter_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
-    _as_lists = field_validator("models", "worlds", "families", "prompts", "renderings",
-                                "seeds", mode="before")(classmethod(lambda cls, v: _listed(v)))
+    @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
+                     mode="before")
+    @classmethod
+    def _as_lists(cls, value: Any) -> Any:
+        return _listed(value)
 
     @field_validator("models")
     @classmethod
