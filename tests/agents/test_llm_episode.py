@@ -23,7 +23,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adapters"))
 from fake_provider import FakeProvider  # noqa: E402
 from provider_bodies import chat_body, messages_body, responses_body  # noqa: E402
 
-from adapters.classify import SECRET_ENV_VARS  # noqa: E402
 from llm_eval.agents import OracleAgent, make_agent  # noqa: E402
 from llm_eval.calls import CallPolicy  # noqa: E402
 from llm_eval.cli import main  # noqa: E402
@@ -38,23 +37,6 @@ CLIENT_TIMEOUT = 0.5
 POLICY = CallPolicy(max_attempts=4, timeout=20.0)
 EXPLORE = ("click 1 1", "left", "reset", "noop")
 ARGS = {"click": ("x", "y"), "watch": ("t",), "submit": ("t",), "choose": ("k",)}
-
-
-@pytest.fixture(autouse=True)
-def no_provider_keys(monkeypatch):
-    for name in SECRET_ENV_VARS:
-        monkeypatch.delenv(name, raising=False)
-
-
-@pytest.fixture(autouse=True)
-def no_waits(monkeypatch):
-    waits: list[float] = []
-
-    async def sleep(seconds: float) -> None:
-        waits.append(seconds)
-
-    monkeypatch.setattr("llm_eval.calls.sleep", sleep)
-    return waits
 
 
 class ScriptAgent:

@@ -17,6 +17,8 @@ from llm_eval.agents import make_agent
 from llm_eval.tasks import load_task
 from llm_eval.worldtest import run_episode
 
+pytestmark = pytest.mark.live
+
 LIVE = [
     ("openai", "OPENAI_API_KEY", "LLM_EVAL_LIVE_OPENAI_MODEL", "gpt-4.1-mini"),
     ("openai-chat", "OPENAI_API_KEY", "LLM_EVAL_LIVE_OPENAI_MODEL", "gpt-4.1-mini"),

@@ -1,0 +1,41 @@
+"""Offline by construction, for every test: provider keys scrubbed from the environment,
+model-call retry waits zeroed, litellm kept off the network. Tests marked ``live`` (the
+live-provider tier, which skips without keys) keep the environment and real waits."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "live: calls a real provider; skipped without its key")
+
+
+@pytest.fixture(autouse=True)
+def no_provider_keys(request, monkeypatch):
+    """No real key can be used by accident; tests that need a key set a fake one."""
+    if request.node.get_closest_marker("live"):
+        return
+    from adapters.classify import SECRET_ENV_VARS
+
+    for name in SECRET_ENV_VARS:
+        monkeypatch.delenv(name, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def no_waits(request, monkeypatch):
+    """Retry waits take no time; the waits asked for are kept in the returned list."""
+    waits: list[float] = []
+    if request.node.get_closest_marker("live"):
+        return waits
+
+    async def sleep(seconds: float) -> None:
+        waits.append(seconds)
+
+    monkeypatch.setattr("llm_eval.calls.sleep", sleep)
+    return waits
