@@ -85,7 +85,7 @@ class CallEmitter:
         self.line(f"{out} = []" if kind != "any" else f"{t} = False")
         self.line(f"for {x} in {xs}:")
         self.open_block()
-        v = self.inline_body("<lambda>", lam, [x])
+        v = self.temp_of(self.inline_body("<lambda>", lam, [x]))   # a literal body too
         truth = f"not ({v} is False or ({v}.__class__ is AList and not {v}))"
         if kind == "map":
             self.line(f"{out}.append({v})")

@@ -22,6 +22,9 @@ from llm_eval.autumn import fuse
 from test_properties import ACTIONS, LIMITS, SEEDS, SETTINGS, programs
 from tracing import random_actions, trace
 
+# generated code must compile cleanly: a SyntaxWarning would be printed to users
+pytestmark = pytest.mark.filterwarnings("error::SyntaxWarning")
+
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent
 BENCHMARKS = sorted((ROOT / "benchmarks" / "programs").glob("*.sexp"))
@@ -106,6 +109,12 @@ EDGES = {
   (= f (--> v (+ (+ v 1) (if (setv 0) then v else v))))
   (= x (initnext 0 (prev x)))
   (on left (= x (f (prev x)))))""",
+    # list builtins whose lambda returns a constant
+    "constant_lambda_bodies": """(program
+  (= GRID_SIZE 4)
+  (object Dot (Cell 0 0 "red"))
+  (= xs (initnext (list 1 2 3) (filter (--> x 1) (map (--> y 0) (prev xs)))))
+  (= dot (initnext (Dot (Position 0 0)) (if (any (--> z "s") xs) then (Dot (Position 1 1)) else (Dot (Position 2 2))))))""",
     "cell_reads_names": """(program
   (= GRID_SIZE 8)
   (= shade "red")
