@@ -5,6 +5,16 @@ in a worker thread). It writes the header, streams the episode's events and mode
 the score or the failure, and ``end``; it returns a ``JobOutcome`` for the run store. A model
 call whose retries run out makes the job ``infra_error`` (never scored); a provider refusal,
 a missing key or any other exception makes it ``failed``. Neither is raised.
+
+Hooks for the scheduler and replay: ``stop()`` is asked before every observation reaches the
+agent (so before every model call); a reason it returns ends the episode there, unscored, as
+``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C). ``on_call``
+sees every model call's record as it is written (live spend, progress). ``adapter`` replaces
+the model's adapter (replay answers the model's requests from a recording).
+
+Optional settings a job may carry besides the sweep's: ``horizon`` (the planning test's
+horizon, shortened), ``max_consecutive_invalid`` (the phases' invalid-action limit) and
+``model_seed`` (the generation seed sent to the provider).
 """
 
 from __future__ import annotations
@@ -14,18 +24,26 @@ import platform
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .. import __version__
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import LOCAL_AGENTS, Job, Sweep
 
-__all__ = ["JobOutcome", "execute_job", "build_agent", "usage_of"]
+__all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task"]
+
+
+class JobInterrupted(Exception):
+    """Raised inside an episode when the scheduler's ``stop()`` gives a reason."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 @dataclass(frozen=True, slots=True)
 class JobOutcome:
-    status: str                     # done, failed, infra_error
+    status: str                     # done, failed, infra_error, interrupted
     score: float | None = None
     raw_reward: float | None = None
     usage: dict[str, Any] | None = None
@@ -33,8 +51,22 @@ class JobOutcome:
     error: str | None = None
 
 
-def build_agent(job: Job, spec: Sweep, task):
-    """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings."""
+def job_task(job: Job):
+    """The task ``job`` plays: the shipped task, with its planning horizon shortened when the
+    job's settings carry ``horizon``."""
+    from ..tasks.store import load_task
+
+    task = load_task(job.settings["world"], job.settings["family"])
+    horizon = job.settings.get("horizon")
+    if horizon is not None:
+        public = task.public.model_copy(update={"horizon": horizon})
+        task = task.model_copy(update={"public": public})
+    return task
+
+
+def build_agent(job: Job, spec: Sweep, task, *, adapter=None):
+    """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings
+    (``adapter``: use this adapter instead of the model's own, e.g. a replay)."""
     from ..agents import make_agent
 
     s = job.settings
@@ -47,13 +79,15 @@ def build_agent(job: Job, spec: Sweep, task):
     config = GenerationConfig(max_output_tokens=s["max_output_tokens"],
                               temperature=s["temperature"],
                               reasoning_effort=s["reasoning_effort"],
-                              thinking_budget=s["thinking_budget"], tool_mode=s["tool_mode"])
+                              thinking_budget=s["thinking_budget"], tool_mode=s["tool_mode"],
+                              seed=s.get("model_seed"))
     # each worker thread has its own event loop: the scheduler enforces provider limits
     policy = CallPolicy(max_attempts=spec.calls.max_attempts, timeout=spec.calls.timeout,
                         concurrency=None)
     return make_agent(job.model, task, rendering=s["rendering"], prompt_variant=s["prompt"],
                       history=s["history"], config=config, policy=policy,
-                      adapter_options=dict(spec.adapter_options.get(job.model, {})))
+                      adapter_options=dict(spec.adapter_options.get(job.model, {})),
+                      adapter=adapter)
 
 
 def usage_of(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], float | None]:
@@ -77,29 +111,49 @@ def _versions(job: Job) -> dict[str, Any]:
 
 
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
-                run_id: str | None = None) -> JobOutcome:
+                run_id: str | None = None, stop: Callable[[], str | None] | None = None,
+                on_call: Callable[[dict[str, Any]], None] | None = None,
+                adapter=None) -> JobOutcome:
     """Play ``job`` and write its transcript (module docstring)."""
     from ..calls import FatalProviderError, InfrastructureError
-    from ..tasks.store import load_task
-    from ..worldtest.episode import run_episode
+    from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
     from ..worldtest.programs import original_world
 
     agent = None
     with TranscriptWriter(transcript_path) as writer:
         recorder = EpisodeRecorder(writer)
+
+        def observer(kind: str, data: dict[str, Any]) -> None:
+            if kind == "observation" and stop is not None:
+                reason = stop()
+                if reason:
+                    raise JobInterrupted(reason)
+            recorder.observer(kind, data)
+
+        def record_call(record: dict[str, Any], request) -> None:
+            recorder.on_call(record, request)
+            if on_call is not None:
+                on_call(record)
+
         try:
-            task = load_task(job.settings["world"], job.settings["family"])
+            task = job_task(job)
             program = original_world(task).program
             writer.write(Header(
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
                 world=task.world, family=task.family, seed=task.seed,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
                 versions=_versions(job)))
-            agent = build_agent(job, spec, task)
+            agent = build_agent(job, spec, task, adapter=adapter)
             if hasattr(agent, "on_call"):
-                agent.on_call = recorder.on_call
-            result = run_episode(task, agent, interaction_steps=job.settings["interaction_steps"],
-                                 observer=recorder.observer)
+                agent.on_call = record_call
+            result = run_episode(
+                task, agent, interaction_steps=job.settings["interaction_steps"],
+                max_consecutive_invalid=job.settings.get("max_consecutive_invalid",
+                                                         DEFAULT_MAX_CONSECUTIVE_INVALID),
+                observer=observer)
+        except JobInterrupted as exc:
+            recorder.end("interrupted", exc.reason)
+            return _outcome(agent, "interrupted", error=exc.reason)
         except InfrastructureError as exc:
             recorder.infrastructure_error(exc)
             recorder.end("infra_error", str(exc))

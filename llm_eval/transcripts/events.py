@@ -123,7 +123,7 @@ class InfrastructureErrorEvent(_Event):
 
 class End(_Event):
     type: Literal["end"] = "end"
-    status: Literal["done", "failed", "infra_error"]
+    status: Literal["done", "failed", "infra_error", "interrupted"]
     error: str | None = None
 
 
