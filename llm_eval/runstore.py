@@ -5,10 +5,14 @@
 - ``runs(id, name, spec, created_at, updated_at)``: one row per set of jobs run in the
   directory (``spec``: the latest spec that ran them, as JSON, which a resume reuses);
 - ``jobs(run_id, id, settings, status, score, raw_reward, usage, cost_usd, transcript, error,
-  executions, created_at, started_at, finished_at)``: one row per job of a run (``settings``
-  and ``usage`` as JSON). ``status`` moves ``queued -> running -> done | failed |
-  infra_error``; a job that is not ``done`` is run again on resume (``running`` means the
-  previous run stopped in the middle of it).
+  executions, created_at, started_at, finished_at, spent_usd)``: one row per job of a run
+  (``settings`` and ``usage`` as JSON; ``usage`` and ``cost_usd`` are the latest execution's,
+  ``spent_usd`` the cost of every execution so far, which the spend cap counts). ``status``
+  moves ``queued -> running -> done | failed | infra_error``, or back to ``queued`` when an
+  execution was stopped (a spend cap, Ctrl-C); a job that is not ``done`` is run again on
+  resume (``running`` means the previous run stopped in the middle of it).
+
+Schema 2 added ``spent_usd``; a schema-1 store is upgraded in place when opened.
 
 Only the scheduler's thread writes; each write is its own transaction.
 """
@@ -29,7 +33,7 @@ __all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "STORE
 STORE_FILE = "run.sqlite"
 STATUSES = ("queued", "running", "done", "failed", "infra_error")
 FINISHED = ("done",)
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -43,6 +47,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     score REAL, raw_reward REAL, usage TEXT, cost_usd REAL, transcript TEXT, error TEXT,
     executions INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,
+    spent_usd REAL NOT NULL DEFAULT 0,
     PRIMARY KEY (run_id, id));
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
 """
@@ -76,6 +81,7 @@ class JobRow:
     created_at: str
     started_at: str | None
     finished_at: str | None
+    spent_usd: float = 0.0
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> JobRow:
@@ -104,9 +110,20 @@ class RunStore:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
         version = self._db.execute(
             "SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
+        if int(version) == 1:
+            self._upgrade_from_1()
+            version = SCHEMA_VERSION
         if int(version) != SCHEMA_VERSION:
             raise RunStoreError(f"{self.path}: run store schema {version} is not supported "
                                 f"(this program uses {SCHEMA_VERSION})")
+
+    def _upgrade_from_1(self) -> None:
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
+            self._db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
+            self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                             (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
         self._db.close()
@@ -183,17 +200,29 @@ class RunStore:
     def finish(self, run_id: str, job_id: str, *, score: float, raw_reward: float,
                usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
         self._move(run_id, job_id, "done",
-                   "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?",
+                   "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?, "
+                   "spent_usd=spent_usd+?",
                    (score, raw_reward, json.dumps(usage) if usage is not None else None,
-                    cost_usd, _now()))
+                    cost_usd, _now(), cost_usd or 0.0))
 
     def fail(self, run_id: str, job_id: str, status: str, error: str, *,
              usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
         """Mark a job ``failed`` or ``infra_error`` (never scored)."""
         if status not in ("failed", "infra_error"):
             raise RunStoreError(f"job {job_id}: {status!r} is not a failure status")
-        self._move(run_id, job_id, status, "error=?, usage=?, cost_usd=?, finished_at=?",
-                   (error, json.dumps(usage) if usage is not None else None, cost_usd, _now()))
+        self._move(run_id, job_id, status,
+                   "error=?, usage=?, cost_usd=?, finished_at=?, spent_usd=spent_usd+?",
+                   (error, json.dumps(usage) if usage is not None else None, cost_usd, _now(),
+                    cost_usd or 0.0))
+
+    def stopped(self, run_id: str, job_id: str, reason: str, *,
+                usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
+        """Put a running job whose execution was stopped (``reason``) back in the queue; what
+        it spent still counts."""
+        self._move(run_id, job_id, "queued",
+                   "error=?, usage=?, cost_usd=?, finished_at=?, spent_usd=spent_usd+?",
+                   (f"stopped: {reason}", json.dumps(usage) if usage is not None else None,
+                    cost_usd, _now(), cost_usd or 0.0))
 
     def requeue_unfinished(self, run_id: str) -> int:
         """Every job of the run that is not done goes back to ``queued``; returns how many."""
@@ -202,6 +231,7 @@ class RunStore:
         return cursor.rowcount
 
     def total_cost(self, run_id: str) -> float:
-        row = self._db.execute("SELECT COALESCE(SUM(cost_usd), 0) FROM jobs WHERE run_id=?",
+        """What every execution of the run's jobs has cost so far (USD)."""
+        row = self._db.execute("SELECT COALESCE(SUM(spent_usd), 0) FROM jobs WHERE run_id=?",
                                (run_id,)).fetchone()
         return float(row[0])

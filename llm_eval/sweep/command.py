@@ -4,7 +4,11 @@
 --families F... [--seeds S...] [--repeats N] ... -o RUN_DIR`` (the spec's fields as flags), or
 ``llm-eval run --resume RUN_DIR``. Prints one line per job (id, model, task, status, score)
 and where the store and the transcripts are. Exit 0 when every job is done; 3 when some are
-not (infrastructure errors, failures, a spend cap): the run can be resumed.
+not (infrastructure errors, failures, a spend cap): the run can be resumed; 130 when Ctrl-C
+stopped it (cleanly: running episodes end before their next model call and go back to the
+queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
+(done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
+line per finished job otherwise; ``--no-progress`` turns it off.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from .spec import SpecError, Sweep
 __all__ = ["add_run_parser", "cmd_run", "format_report"]
 
 EXIT_NOT_DONE = 3
+EXIT_STOPPED = 130     # Ctrl-C: stopped cleanly, resumable
 
 
 def format_report(report) -> str:
@@ -33,7 +38,8 @@ def format_report(report) -> str:
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     lines.append(f"{len(rows)} jobs ({summary}); ran {len(report.executed)}, "
                  f"{len(report.skipped)} already done"
-                 + ("; stopped by the spend cap" if report.stopped_by_spend_cap else ""))
+                 + ("; stopped by the spend cap" if report.stopped_by_spend_cap else "")
+                 + ("; stopped by Ctrl-C" if report.stopped_by_user else ""))
     lines.append(f"store: {report.store_path}")
     lines.append(f"transcripts: {report.transcripts_dir}/")
     return "\n".join(lines)
@@ -90,15 +96,17 @@ def _local_server(model: str, base_url: str) -> dict:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from .progress import make_progress
     from .scheduler import resume, run_sweep
 
+    options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress)}
     try:
         if args.resume:
             if args.spec or args.model or args.worlds:
                 print("llm-eval: error: --resume takes no spec and no --model/--worlds",
                       file=sys.stderr)
                 return 2
-            report = resume(args.resume)
+            report = resume(args.resume, **options)
         else:
             if args.output is None:
                 print("llm-eval: error: -o RUN_DIR is required (or --resume RUN_DIR)",
@@ -116,7 +124,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                           file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
-            report = run_sweep(spec, args.output)
+            report = run_sweep(spec, args.output, **options)
     except SpecError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return 2
@@ -128,7 +136,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not_done:
         print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
               f"{Path(report.run_dir)}", file=sys.stderr)
-        return EXIT_NOT_DONE
+        return EXIT_STOPPED if report.stopped_by_user else EXIT_NOT_DONE
     return 0
 
 
@@ -162,5 +170,7 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--spend-cap", type=float, metavar="USD")
     flags.add_argument("--base-url", metavar="URL",
                        help="an OpenAI-compatible server for the models given")
+    run.add_argument("--no-progress", action="store_true",
+                     help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)
     return run

@@ -9,21 +9,30 @@ a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a work
 ``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl`` (images in
 ``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
 ``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so
-running the same spec again, or ``resume(run_dir)``, finishes a run. A spend cap, if set,
-stops starting new jobs once the recorded cost reaches it (running jobs finish; the rest stay
-queued).
+running the same spec again, or ``resume(run_dir)``, finishes a run.
+
+A spend cap, if set, is checked against the live spend (every model call's cost as it is
+recorded, plus what earlier executions spent): once reached, no new job starts and running
+episodes stop before their next model call (the call in flight finishes); a stopped execution
+goes back to the queue, unscored, with its spend counted. ``stop`` (a ``threading.Event``)
+stops a run the same way; ``handle_sigint=True`` (the command line) makes the first Ctrl-C
+set it. ``progress`` hears of every job that starts and ends (``progress.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import signal
+import sys
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from .job import JobOutcome, execute_job
+from .progress import Progress
 from .spec import Job, Sweep, job_id
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "RunReport", "TRANSCRIPTS_DIR",
@@ -54,6 +63,8 @@ class RunReport:
     skipped: list[str] = field(default_factory=list)
     rows: list[JobRow] = field(default_factory=list)
     stopped_by_spend_cap: bool = False
+    stopped_by_user: bool = False
+    interrupted: list[str] = field(default_factory=list)   # executions stopped and requeued
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -62,10 +73,10 @@ class RunReport:
         return out
 
 
-def run_sweep(spec: Sweep, run_dir: str | Path, *,
-              execute: Callable[..., JobOutcome] = execute_job) -> RunReport:
-    """Run (or finish) ``spec`` in ``run_dir`` (module docstring)."""
-    return asyncio.run(run_sweep_async(spec, run_dir, execute=execute))
+def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
+    """Run (or finish) ``spec`` in ``run_dir`` (module docstring; ``options`` as for
+    ``run_sweep_async``)."""
+    return asyncio.run(run_sweep_async(spec, run_dir, **options))
 
 
 def resume(run_dir: str | Path, **kwargs) -> RunReport:
@@ -83,7 +94,9 @@ def resume(run_dir: str | Path, **kwargs) -> RunReport:
 
 
 async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
-                          execute: Callable[..., JobOutcome] = execute_job) -> RunReport:
+                          execute: Callable[..., JobOutcome] = execute_job,
+                          stop: threading.Event | None = None, handle_sigint: bool = False,
+                          progress: Progress | None = None) -> RunReport:
     run_dir = Path(run_dir)
     transcripts = run_dir / TRANSCRIPTS_DIR
     transcripts.mkdir(parents=True, exist_ok=True)
@@ -92,13 +105,25 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
     report = RunReport(run_id, run_dir, run_dir / STORE_FILE, transcripts)
     (run_dir / SPEC_FILE).write_text(json.dumps(spec.canonical(), indent=1, sort_keys=True),
                                      encoding="utf-8")
-    with RunStore(report.store_path) as store:
+    stop = stop if stop is not None else threading.Event()
+    progress = progress if progress is not None else Progress()
+    with RunStore(report.store_path) as store, _sigint_stops(stop, handle_sigint, report):
         store.add_run(run_id, spec.name, spec.canonical())
         store.add_jobs(run_id, jobs.values())
         store.requeue_unfinished(run_id)
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
         queued = [r for r in store.jobs(run_id, "queued")]
+        meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
         limits: dict[str, asyncio.Semaphore] = {}
+        progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total())
+
+        def stop_reason() -> str | None:
+            if stop.is_set():
+                return "stopped by the user (Ctrl-C)"
+            if meter.reached():
+                report.stopped_by_spend_cap = True
+                return f"the spend cap (${spec.spend_cap_usd:g}) was reached"
+            return None
 
         async def one(row: JobRow) -> None:
             job = jobs.get(row.id) or Job(row.id, row.settings)
@@ -106,27 +131,95 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
             if provider not in limits:
                 limits[provider] = asyncio.Semaphore(spec.limit_for(provider))
             async with limits[provider]:
-                if spec.spend_cap_usd is not None and \
-                        store.total_cost(run_id) >= spec.spend_cap_usd:
-                    report.stopped_by_spend_cap = True
+                if stop_reason():
                     return
                 relative = f"{TRANSCRIPTS_DIR}/{job.id}.jsonl"
                 _keep_earlier(run_dir / relative, row.executions)
                 store.start(run_id, job.id, relative)
                 report.executed.append(job.id)
+                progress.started(job)
+                live = meter.job(job.id)
                 try:
                     outcome = await asyncio.to_thread(execute, job, spec, run_dir / relative,
-                                                      run_id=run_id)
+                                                      run_id=run_id, stop=stop_reason,
+                                                      on_call=live)
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
+                meter.settle(job.id, outcome.cost_usd)
                 if outcome.status == "done":
                     store.finish(run_id, job.id, score=outcome.score,
                                  raw_reward=outcome.raw_reward, usage=outcome.usage,
                                  cost_usd=outcome.cost_usd)
+                elif outcome.status == "interrupted":
+                    store.stopped(run_id, job.id, outcome.error or "stopped",
+                                  usage=outcome.usage, cost_usd=outcome.cost_usd)
+                    report.interrupted.append(job.id)
                 else:
                     store.fail(run_id, job.id, outcome.status, outcome.error or "",
                                usage=outcome.usage, cost_usd=outcome.cost_usd)
+                progress.finished(job, outcome, spent=meter.total())
 
-        await asyncio.gather(*(one(row) for row in queued))
+        try:
+            await asyncio.gather(*(one(row) for row in queued))
+        finally:
+            progress.end()
+        report.stopped_by_user = stop.is_set()
         report.rows = store.jobs(run_id)
     return report
+
+
+class SpendMeter:
+    """What the run has spent: the store's total when it started, plus every model call's
+    cost as it is recorded (worker threads report calls; the scheduler settles a job's
+    cost when it ends). ``reached()`` once the total is at the cap."""
+
+    def __init__(self, spent: float, cap: float | None) -> None:
+        self.cap = cap
+        self._settled = spent
+        self._live: dict[str, float] = {}
+        self._lock = threading.Lock()
+
+    def job(self, job: str) -> Callable[[dict], None]:
+        """The ``on_call`` listener of one running job."""
+        def on_call(record: dict) -> None:
+            usd = (record.get("cost") or {}).get("usd") or 0.0
+            with self._lock:
+                self._live[job] = self._live.get(job, 0.0) + usd
+        return on_call
+
+    def settle(self, job: str, cost: float | None) -> None:
+        with self._lock:
+            live = self._live.pop(job, 0.0)
+            self._settled += cost if cost is not None else live
+
+    def total(self) -> float:
+        with self._lock:
+            return self._settled + sum(self._live.values())
+
+    def reached(self) -> bool:
+        return self.cap is not None and self.total() >= self.cap
+
+
+class _sigint_stops:
+    """While the run goes, the first Ctrl-C sets ``stop`` (no new job starts, running episodes
+    end before their next model call and go back to the queue); a second one interrupts at
+    once (Python's default). Only in the main thread, and only when asked."""
+
+    def __init__(self, stop: threading.Event, enabled: bool, report: RunReport) -> None:
+        self.stop, self.report = stop, report
+        self.enabled = enabled and threading.current_thread() is threading.main_thread()
+        self.previous = None
+
+    def __enter__(self) -> None:
+        if self.enabled:
+            self.previous = signal.signal(signal.SIGINT, self._first)
+
+    def _first(self, signum, frame) -> None:
+        self.stop.set()
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        print("\nstopping: running episodes end before their next model call "
+              "(Ctrl-C again to abort at once)", file=sys.stderr, flush=True)
+
+    def __exit__(self, *exc) -> None:
+        if self.enabled:
+            signal.signal(signal.SIGINT, self.previous)

@@ -1,0 +1,157 @@
+"""Progress of a running sweep: done, running, failed, spend and an estimated time left.
+
+The scheduler tells a ``Progress`` when the run begins (jobs in all, jobs already done, spend
+so far), when each job starts and when it ends (its outcome and the spend since). ``Progress``
+itself shows nothing (library use, tests); ``make_progress(stream)`` picks the display for
+the command line: on a terminal a live ``rich`` panel that redraws in place, elsewhere (a
+log file, CI) one plain line per finished job, so the output stays readable when captured.
+
+The estimate of the time left is the mean wall time per finished job this session, times the
+jobs still to finish; it is shown once a job of this session has finished.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+__all__ = ["Progress", "LineProgress", "LiveProgress", "make_progress", "format_duration"]
+
+
+def format_duration(seconds: float) -> str:
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds}s"
+    minutes, seconds = divmod(seconds, 60)
+    if minutes < 60:
+        return f"{minutes}m{seconds:02d}s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours}h{minutes:02d}m"
+
+
+class Progress:
+    """Counts a run's jobs; shows nothing (subclasses display)."""
+
+    def __init__(self) -> None:
+        self.total = self.done = self.failed = self.stopped = self.running = 0
+        self.finished_here = 0
+        self.spent = 0.0
+        self.started_at = time.monotonic()
+
+    def begin(self, *, total: int, done: int, spent: float) -> None:
+        self.total, self.done, self.spent = total, done, spent
+        self.started_at = time.monotonic()
+        self.show()
+
+    def started(self, job) -> None:
+        self.running += 1
+        self.show()
+
+    def finished(self, job, outcome, *, spent: float) -> None:
+        self.running -= 1
+        self.spent = spent
+        if outcome.status == "done":
+            self.done += 1
+            self.finished_here += 1
+        elif outcome.status == "interrupted":
+            self.stopped += 1
+        else:
+            self.failed += 1
+            self.finished_here += 1
+        self.line(job, outcome)
+        self.show()
+
+    def end(self) -> None:
+        pass
+
+    # -- display hooks -------------------------------------------------------------------------
+    def show(self) -> None:
+        """Redraw the summary (a live display)."""
+
+    def line(self, job, outcome) -> None:
+        """Report one finished job (a line display)."""
+
+    # -- the figures ---------------------------------------------------------------------------
+    def eta(self) -> float | None:
+        left = self.total - self.done - self.failed - self.stopped
+        if self.finished_here == 0 or left <= 0:
+            return None
+        return (time.monotonic() - self.started_at) / self.finished_here * left
+
+    def summary(self) -> str:
+        eta = self.eta()
+        return (f"{self.done}/{self.total} done, {self.running} running, {self.failed} failed"
+                + (f", {self.stopped} stopped" if self.stopped else "")
+                + f", spent ${self.spent:.4f}"
+                + (f", ETA {format_duration(eta)}" if eta is not None else ""))
+
+
+def _job_text(job, outcome) -> str:
+    s = job.settings
+    score = f" score {outcome.score:.3f}" if outcome.score is not None else ""
+    error = f" ({outcome.error.splitlines()[0][:120]})" if outcome.error and \
+        outcome.status != "done" else ""
+    return f"{job.id} {s['model']} {s['task']} seed {s['seed']}: {outcome.status}{score}{error}"
+
+
+class LineProgress(Progress):
+    """One line per finished job, with the run's counts (for logs and pipes)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    def begin(self, *, total: int, done: int, spent: float) -> None:
+        super().begin(total=total, done=done, spent=spent)
+        print(f"{total} jobs, {done} already done", file=self.stream, flush=True)
+
+    def line(self, job, outcome) -> None:
+        print(f"[{self.summary()}] {_job_text(job, outcome)}", file=self.stream, flush=True)
+
+
+class LiveProgress(Progress):
+    """A ``rich`` panel redrawn in place: a bar of finished jobs, the counts, spend, ETA, and
+    the last jobs that finished."""
+
+    RECENT = 5
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        from rich.console import Console
+        from rich.live import Live
+
+        self.console = Console(file=stream)
+        self.recent: list[str] = []
+        self.live = Live(console=self.console, refresh_per_second=4, transient=False)
+
+    def begin(self, *, total: int, done: int, spent: float) -> None:
+        self.live.start()
+        super().begin(total=total, done=done, spent=spent)
+
+    def line(self, job, outcome) -> None:
+        self.recent = (self.recent + [_job_text(job, outcome)])[-self.RECENT:]
+
+    def show(self) -> None:
+        from rich.text import Text
+
+        width = 30
+        filled = round(width * (self.done + self.failed) / max(self.total, 1))
+        text = Text("█" * filled, style="green")
+        text.append("░" * (width - filled), style="dim")
+        text.append(f" {self.summary()}")
+        for recent in self.recent:
+            text.append(f"\n  {recent}", style="dim")
+        self.live.update(text, refresh=True)
+
+    def end(self) -> None:
+        self.live.stop()
+
+
+def make_progress(stream: TextIO | None = None, *, enabled: bool = True) -> Progress:
+    """The command line's display on ``stream`` (standard error by default)."""
+    stream = stream if stream is not None else sys.stderr
+    if not enabled:
+        return Progress()
+    isatty = getattr(stream, "isatty", None)
+    return LiveProgress(stream) if callable(isatty) and isatty() else LineProgress(stream)
