@@ -419,6 +419,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_run_parser(commands)
 
+    from .replay import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
+
+    add_replay_parser(commands)
+
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)

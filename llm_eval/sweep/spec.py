@@ -2,7 +2,10 @@
 
 A spec names models, worlds, families, budgets (interaction steps, reasoning effort, thinking
 budget, max output tokens, history window), prompt variants, renderings, seeds, repeats,
-concurrency per provider and a spend cap. Every list field also accepts a single value.
+concurrency per provider and a spend cap; optionally a shorter planning ``horizon``, the
+phases' ``max_consecutive_invalid`` and a ``model_seed`` sent to the provider (each in a job's
+settings only when set, so earlier job ids stay). Every list field also accepts a single
+value.
 ``Sweep.from_yaml(path)`` raises ``SpecError`` naming the file and the field at fault.
 
 ``expand()`` is the product models x worlds x families x budgets x prompts x renderings x
@@ -101,6 +104,10 @@ class Sweep(_Strict):
     spend_cap_usd: float | None = Field(default=None, ge=0)
     calls: CallSettings = Field(default_factory=CallSettings)
     adapter_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    # shorter episodes and a fixed sampling seed (only in job settings when set)
+    horizon: int | None = Field(default=None, ge=1)
+    max_consecutive_invalid: int | None = Field(default=None, ge=1)
+    model_seed: int | None = None
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
                      mode="before")
@@ -246,6 +253,9 @@ class Sweep(_Strict):
             base = {"v": JOB_SETTINGS_VERSION, "model": model, "world": world,
                     "family": family, "task": task_id, "task_digest": task_digest,
                     "interaction_steps": steps, "seed": seed, "repeat": repeat}
+            base |= {k: v for k, v in (("horizon", self.horizon),
+                                       ("max_consecutive_invalid", self.max_consecutive_invalid))
+                     if v is not None}
             if model in LOCAL_AGENTS:
                 variants = [{}]
             else:
@@ -254,6 +264,7 @@ class Sweep(_Strict):
                      "history": h, "max_output_tokens": m, "reasoning_effort": e,
                      "thinking_budget": t, "temperature": self.temperature,
                      "tool_mode": self.tool_mode}
+                    | ({"model_seed": self.model_seed} if self.model_seed is not None else {})
                     for p, r, h, m, e, t in itertools.product(
                         self.prompts, self.renderings, b.history, b.max_output_tokens,
                         b.reasoning_effort, b.thinking_budget)]

