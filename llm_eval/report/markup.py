@@ -48,7 +48,7 @@ def _attribute_name(name: str) -> str:
     return name
 
 
-def tag(name: str, *children: object, **attributes: object) -> Markup:
+def tag(name: str, /, *children: object, **attributes: object) -> Markup:
     """``<name attributes>children</name>``; children and attribute values are escaped.
 
     An attribute whose value is ``None`` or ``False`` is left out; ``True`` writes it bare.

@@ -134,6 +134,11 @@ def _draw_curve(axes, curve, colour: str) -> None:
     positive = [x for x in xs if x > 0]
     if positive and len(positive) == len(xs) and max(positive) / min(positive) > 20:
         axes.set_xscale("log")
+    else:
+        from matplotlib.ticker import MaxNLocator
+
+        axes.xaxis.set_major_locator(MaxNLocator(4))
+        axes.ticklabel_format(axis="x", style="sci", scilimits=(-3, 4))
 
 
 @_styled

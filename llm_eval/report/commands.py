@@ -1,0 +1,74 @@
+"""``llm-eval report RUN_DIR... -o report.html``: one self-contained HTML report of some runs.
+
+Options: ``--max-transcripts N`` (episodes in the viewer, default 20), ``--max-steps N`` (steps
+shown per phase, default 40), ``--max-text N`` (characters per message, default 4000). Exit 0
+when the report is written, 2 when a run directory or the output cannot be used.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from ..errors import LlmEvalError
+
+__all__ = ["add_report_parser", "cmd_report"]
+
+EXIT_USAGE = 2
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from .page import build_report
+    from .viewer import ViewerLimits
+
+    for run_dir in args.run_dirs:
+        if not Path(run_dir).is_dir():
+            print(f"llm-eval: error: {run_dir}: not a run directory", file=sys.stderr)
+            return EXIT_USAGE
+    limits = ViewerLimits(max_transcripts=args.max_transcripts,
+                          max_steps_per_phase=max(1, args.max_steps),
+                          max_text_chars=max(100, args.max_text))
+    try:
+        path = build_report(args.run_dirs, args.output, limits=limits)
+    except LlmEvalError as exc:
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as exc:
+        print(f"llm-eval: error: cannot write {args.output}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return EXIT_USAGE
+    size = path.stat().st_size
+    print(f"report: {path} ({size / 1e6:.1f} MB)")
+    return 0
+
+
+def add_report_parser(commands) -> argparse.ArgumentParser:
+    """Add ``report`` to the ``llm-eval`` subcommands."""
+    report = commands.add_parser(
+        "report", help="write one self-contained HTML report of one or more runs",
+        description="Read the run store and transcripts of each RUN_DIR and write one HTML "
+                    "file with no external references: the leaderboard with confidence "
+                    "intervals, plots, per-task scores, compute scaling, knob checks, "
+                    "behaviour measures and a transcript viewer.")
+    report.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="a run directory")
+    report.add_argument("-o", "--output", required=True, metavar="REPORT.html",
+                        help="the HTML file to write")
+    report.add_argument("--max-transcripts", type=_positive, default=20, metavar="N",
+                        help="episodes shown in the transcript viewer (default 20)")
+    report.add_argument("--max-steps", type=_positive, default=40, metavar="N",
+                        help="steps shown per phase of an episode (default 40)")
+    report.add_argument("--max-text", type=_positive, default=4000, metavar="N",
+                        help="characters shown per message (default 4000)")
+    report.set_defaults(handler=cmd_report)
+    return report

@@ -1,0 +1,358 @@
+"""The report page: one self-contained HTML file built from the episodes of some runs.
+
+Sections: the runs and their job counts; the leaderboard (model x mfp / cd / planning /
+overall, mean with its 95% CI and n, infrastructure errors and failures counted apart); the
+plots; the per-task table; compute scaling (curves and the helps / flat / hurts count); the
+knob checks (a warning for a knob that did not change what the provider did); behaviour
+measures; the transcript viewer. No script, no external URL: CSS inline, images as ``data:``
+URIs, the viewer in ``<details>``; a Content-Security-Policy forbids anything else anyway.
+Every piece of text reaches the page through ``markup.tag`` (escaped).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from . import plots
+from .markup import Markup, join, png_uri, tag
+from .viewer import ViewerLimits, render_viewer
+
+__all__ = ["build_report", "render_report", "FAMILIES", "TITLE"]
+
+TITLE = "llm-eval report"
+FAMILIES = ("mfp", "cd", "planning")
+SCALING_MEASURES = ("total_tokens", "reasoning_tokens", "cost_usd")
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
+
+STYLE = """
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;
+color:#222;line-height:1.35}
+h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
+table{border-collapse:collapse;margin:.5em 0;font-size:.9em}
+th,td{border:1px solid #ccc;padding:.25em .5em;text-align:left;vertical-align:top}
+td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
+th{background:#f3f3f3}.ci{color:#666;font-size:.85em}
+.note{color:#555;font-size:.9em}.warn{background:#fff3cd;border:1px solid #e0b000;
+padding:.5em .75em;margin:.5em 0}
+.bad{color:#a40000}.ok{color:#1a7f37}.meta{color:#555;font-size:.85em}
+.label{font-weight:600;font-size:.85em;margin-right:.3em}
+details{margin:.3em 0}details.episode{border:1px solid #ddd;padding:.3em .6em}
+details.phase{margin-left:1em}summary{cursor:pointer}
+ul.steps{list-style:none;padding-left:0}
+.step{display:flex;gap:.8em;align-items:flex-start;border-top:1px solid #eee;padding:.4em 0}
+.stepbody{flex:1;min-width:0}
+pre{white-space:pre-wrap;word-break:break-word;background:#f7f7f7;padding:.4em;margin:.2em 0;
+font-size:.8em;max-height:24em;overflow:auto}
+img.frame{image-rendering:pixelated;border:1px solid #ccc;max-width:200px;height:auto;
+flex:none}
+img.sent{max-width:320px;border:1px solid #ccc}img.plot{max-width:100%}
+.call{border-left:3px solid #c8d6ec;padding-left:.5em;margin:.3em 0}
+.gap{color:#666;font-style:italic;padding:.4em 0}
+figure.goal{margin:.3em 0}
+"""
+
+
+# -- numbers ---------------------------------------------------------------------------------
+
+def _finite(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) \
+        and math.isfinite(value)
+
+
+def _fmt(value: Any, digits: int = 3) -> str:
+    return f"{value:.{digits}f}" if _finite(value) else "-"
+
+
+def _key(row) -> tuple:
+    key = row.key
+    return tuple(key) if isinstance(key, (tuple, list)) else (key,)
+
+
+def _estimate_cell(row, **data: Any) -> Markup:
+    """A table cell with the mean, its 95% CI and n; the numbers also as data attributes."""
+    if row is None:
+        return tag("td", "-", class_="num")
+    estimate = row.estimate
+    counts = []
+    if row.n_infra_error:
+        counts.append(f"{row.n_infra_error} infra err")
+    if row.n_failed:
+        counts.append(f"{row.n_failed} failed")
+    if row.n_unfinished:
+        counts.append(f"{row.n_unfinished} unfinished")
+    extra = tag("div", ", ".join(counts), class_="ci bad") if counts else Markup("")
+    if estimate is None:
+        return tag("td", "no score", extra, class_="num", data_n=0,
+                   **{f"data_{k}": v for k, v in data.items()})
+    half = (estimate.ci_high - estimate.ci_low) / 2 \
+        if _finite(estimate.ci_high) and _finite(estimate.ci_low) else None
+    text = _fmt(estimate.mean) + (f" \u00b1 {half:.3f}" if half is not None else "")
+    ci = tag("div", f"[{_fmt(estimate.ci_low)}, {_fmt(estimate.ci_high)}] n={estimate.n}",
+             class_="ci")
+    return tag("td", text, ci, extra, class_="num", data_mean=f"{estimate.mean:.6f}",
+               data_n=estimate.n, **{f"data_{k}": v for k, v in data.items()})
+
+
+# -- sections --------------------------------------------------------------------------------
+
+def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path]) -> Markup:
+    statuses: dict[str, int] = {}
+    for episode in episodes:
+        statuses[episode.status] = statuses.get(episode.status, 0) + 1
+    runs = sorted({(str(e.run_dir), str(e.run_id)) for e in episodes})
+    items = [tag("li", tag("code", str(d))) for d in run_dirs]
+    counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no jobs"
+    models = sorted({str(e.model) for e in episodes})
+    return join([
+        tag("h2", "Runs", id="runs"),
+        tag("ul", *items),
+        tag("p", f"{len(episodes)} episodes in {len(runs)} run(s): {counts}. Models: "
+                 f"{', '.join(models) or 'none'}."),
+        tag("p", "Scores count only episodes that are done; infrastructure errors (retries "
+                 "exhausted) and failures are counted apart and never scored. Means come with "
+                 "95% confidence intervals.", class_="note")])
+
+
+def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
+    from ..analysis.stats import aggregate
+
+    by_family = {_key(r): r for r in aggregate(episodes, ("model", "family"))}
+    overall = {_key(r)[0]: r for r in aggregate(episodes, ("model",))}
+    models = sorted(overall, key=str)
+    families = [f for f in FAMILIES if any(k[1] == f for k in by_family)] + \
+        sorted({k[1] for k in by_family if k[1] not in FAMILIES}, key=str)
+    header = tag("tr", tag("th", "model"), *[tag("th", f) for f in families],
+                 tag("th", "overall"), tag("th", "done"), tag("th", "infra errors"),
+                 tag("th", "failed"), tag("th", "unfinished"))
+    rows = []
+    for model in models:
+        cells = [_estimate_cell(by_family.get((model, f)), model=model, family=f)
+                 for f in families]
+        total = overall[model]
+        rows.append(tag("tr", tag("th", model), *cells,
+                        _estimate_cell(total, model=model, family="overall"),
+                        tag("td", total.n_done, class_="num"),
+                        tag("td", total.n_infra_error, class_="num"
+                            + (" bad" if total.n_infra_error else "")),
+                        tag("td", total.n_failed, class_="num"),
+                        tag("td", total.n_unfinished, class_="num")))
+    table = join([tag("h2", "Leaderboard", id="leaderboard"),
+                  tag("table", header, *rows, class_="leaderboard")])
+    estimates = {}
+    for (model, family), row in by_family.items():
+        if row.estimate is not None:
+            estimates[(model, family)] = (row.estimate.mean, row.estimate.ci_low,
+                                          row.estimate.ci_high)
+    for model, row in overall.items():
+        if row.estimate is not None:
+            estimates[(model, "overall")] = (row.estimate.mean, row.estimate.ci_low,
+                                             row.estimate.ci_high)
+    image = plots.family_scores_png([str(m) for m in models], [*families, "overall"],
+                                    {(str(m), f): v for (m, f), v in estimates.items()}) \
+        if models else None
+    plot = _figure(image, "Mean score per family and overall, with 95% confidence intervals")
+    return table, plot
+
+
+def _figure(image: bytes | None, caption: str) -> Markup:
+    if image is None:
+        return tag("p", f"{caption}: nothing to plot.", class_="note")
+    return tag("figure", tag("img", src=png_uri(image), alt=caption, class_="plot"),
+               tag("figcaption", caption, class_="note"))
+
+
+def _task_table(episodes: Sequence[Any]) -> Markup:
+    from ..analysis.stats import aggregate
+
+    cells = {_key(r): r for r in aggregate(episodes, ("model", "task"))}
+    models = sorted({k[0] for k in cells}, key=str)
+    tasks = sorted({k[1] for k in cells}, key=str)
+    header = tag("tr", tag("th", "task"), *[tag("th", m) for m in models])
+    rows = [tag("tr", tag("th", task),
+                *[_estimate_cell(cells.get((m, task)), model=m, task=task) for m in models])
+            for task in tasks]
+    return join([tag("h2", "Per task", id="tasks"),
+                 tag("table", header, *rows, class_="tasks")])
+
+
+def _measure_present(episodes: Iterable[Any], measure: str) -> bool:
+    return any(_finite(getattr(e, measure, None)) and getattr(e, measure) > 0
+               for e in episodes if e.status == "done")
+
+
+def _threshold_text(scaling) -> str:
+    """How the analysis tells helps from flat from hurts, from its own constants."""
+    names = [n for n in dir(scaling) if n.isupper() and not n.startswith("_")]
+    facts = [f"{n} = {getattr(scaling, n)}" for n in sorted(names)
+             if _finite(getattr(scaling, n))]
+    described = getattr(scaling, "TREND_RULE", None)
+    if isinstance(described, str):
+        return described
+    if facts:
+        return "Thresholds used by the analysis: " + "; ".join(facts) + "."
+    return "Thresholds: as defined in llm_eval.analysis.scaling."
+
+
+def _scaling_section(episodes: Sequence[Any]) -> Markup:
+    from ..analysis import scaling
+
+    parts: list[object] = [tag("h2", "Compute scaling", id="scaling")]
+    drawn = False
+    for measure in SCALING_MEASURES:
+        label = plots.MEASURE_LABELS.get(measure, measure)
+        if not _measure_present(episodes, measure):
+            parts.append(tag("p", f"Score against {label}: skipped, no finished episode "
+                                  f"records it (e.g. random or oracle agents only).",
+                             class_="note"))
+            continue
+        curves = list(scaling.scaling_curves(episodes, measure))
+        if not curves:
+            parts.append(tag("p", f"Score against {label}: not enough episodes for a curve.",
+                             class_="note"))
+            continue
+        summary = scaling.trend_summary([c for c in curves if not plots._is_overall(c)])
+        counts = ", ".join(f"{k}: {summary.get(k, 0)}" for k in ("helps", "flat", "hurts"))
+        worlds = sum(summary.get(k, 0) for k in ("helps", "flat", "hurts"))
+        parts.append(tag("h3", f"Score against {label}"))
+        parts.append(tag("p", f"More compute: {counts} (of {worlds} worlds).",
+                         class_="trend", data_measure=measure,
+                         data_helps=summary.get("helps", 0), data_flat=summary.get("flat", 0),
+                         data_hurts=summary.get("hurts", 0)))
+        rows = [tag("tr", tag("td", c.world if not plots._is_overall(c) else "overall"),
+                    tag("td", c.verdict), tag("td", _fmt(c.slope, 4), class_="num"),
+                    tag("td", len(c.points), class_="num"))
+                for c in sorted(curves, key=lambda c: (not plots._is_overall(c), str(c.world)))]
+        parts.append(tag("details", tag("summary", "per-world verdicts"),
+                         tag("table", tag("tr", tag("th", "world"), tag("th", "verdict"),
+                                          tag("th", "slope"), tag("th", "episodes")), *rows)))
+        parts.append(_figure(plots.scaling_png(curves, measure),
+                             f"Score against {label}: each panel one world (overall first), "
+                             f"dots are episodes, the band the 95% confidence band"))
+        drawn = True
+    if drawn:
+        parts.append(tag("p", _threshold_text(scaling), class_="note"))
+    return join(parts)
+
+
+def _knob_section(episodes: Sequence[Any]) -> Markup:
+    from ..analysis.scaling import knob_checks
+
+    checks = list(knob_checks(episodes))
+    parts: list[object] = [tag("h2", "Knob checks", id="knobs")]
+    if not checks:
+        parts.append(tag("p", "No budget knob varies across these runs, so there is nothing "
+                              "to check.", class_="note"))
+        return join(parts)
+    for check in checks:
+        if not check.changed:
+            parts.append(tag("div", tag("b", "Warning: "),
+                             f"the knob {check.knob} (values {_values(check.values)}) did not "
+                             f"change what the provider did ({check.metric}): {check.detail}",
+                             class_="warn", data_knob=check.knob))
+    rows = [tag("tr", tag("td", c.knob), tag("td", _values(c.values)), tag("td", c.metric),
+                tag("td", tag("span", "changed", class_="ok") if c.changed
+                    else tag("span", "NO CHANGE", class_="bad")),
+                tag("td", c.detail)) for c in checks]
+    parts.append(tag("table", tag("tr", tag("th", "knob"), tag("th", "values"),
+                                  tag("th", "measured"), tag("th", "verdict"),
+                                  tag("th", "detail")), *rows))
+    return join(parts)
+
+
+def _values(values: Any) -> str:
+    if isinstance(values, (list, tuple, set, frozenset)):
+        return ", ".join(str(v) for v in values)
+    return str(values)
+
+
+def _behaviour_section(episodes: Sequence[Any]) -> Markup:
+    from ..analysis.behaviour import behaviour_table
+
+    table = behaviour_table(episodes)
+    rows_in = list(table.values()) if isinstance(table, Mapping) else list(table)
+    model_of = {e.job_id: str(e.model) for e in episodes}
+    measures = [m for m, _ in plots.BEHAVIOUR_MEASURES]
+    values: dict[str, dict[str, list[float]]] = {}
+    resets: dict[str, list[float]] = {}
+    for behaviour in rows_in:
+        model = model_of.get(behaviour.job_id)
+        if model is None:
+            continue
+        per = values.setdefault(model, {m: [] for m in measures})
+        for m in measures:
+            value = getattr(behaviour, m, None)
+            if _finite(value):
+                per[m].append(float(value))
+        if _finite(getattr(behaviour, "resets", None)):
+            resets.setdefault(model, []).append(float(behaviour.resets))
+    parts: list[object] = [tag("h2", "Behaviour", id="behaviour")]
+    if not values:
+        parts.append(tag("p", "No transcript could be measured.", class_="note"))
+        return join(parts)
+    models = sorted(values)
+    header = tag("tr", tag("th", "model"), tag("th", "episodes"), tag("th", "resets (mean)"),
+                 *[tag("th", label) for _, label in plots.BEHAVIOUR_MEASURES])
+    rows = []
+    for model in models:
+        per = values[model]
+        cells = [tag("td", _mean_text(per[m]), class_="num") for m in measures]
+        count = sum(1 for b in rows_in if model_of.get(b.job_id) == model)
+        rows.append(tag("tr", tag("th", model), tag("td", count, class_="num"),
+                        tag("td", _mean_text(resets.get(model, [])), class_="num"), *cells))
+    parts.append(tag("table", header, *rows))
+    parts.append(tag("p", "Per episode: the share of actions that are resets (published: "
+                          "humans 12.5%, models 1.4-7.1%), the longest-common-subsequence "
+                          "ratio of the action sequences before and after each reset "
+                          "(humans 0.827), the share of actions that were invalid, and the "
+                          "share of the program's rules that fired during interaction. "
+                          "Means over the episodes where the measure is defined.",
+                     class_="note"))
+    parts.append(_figure(plots.behaviour_png(models, values),
+                         "Behaviour per model: bars are means, dots are episodes"))
+    return join(parts)
+
+
+def _mean_text(data: Sequence[float]) -> str:
+    return f"{sum(data) / len(data):.3f} (n={len(data)})" if data else "-"
+
+
+# -- the page --------------------------------------------------------------------------------
+
+def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
+                  limits: ViewerLimits | None = None) -> str:
+    """The report's HTML text for ``episodes`` (loaded from ``run_dirs``)."""
+    limits = limits or ViewerLimits()
+    leaderboard, family_plot = _leaderboard(episodes)
+    body = [tag("h1", TITLE),
+            tag("nav", join([tag("a", name, href=f"#{anchor}") for anchor, name in (
+                ("runs", "runs"), ("leaderboard", "leaderboard"), ("tasks", "per task"),
+                ("scaling", "compute scaling"), ("knobs", "knob checks"),
+                ("behaviour", "behaviour"), ("viewer", "transcripts"))], " | ")),
+            _runs_section(episodes, [Path(d) for d in run_dirs]),
+            leaderboard, family_plot,
+            _task_table(episodes),
+            _scaling_section(episodes),
+            _knob_section(episodes),
+            _behaviour_section(episodes),
+            tag("h2", "Transcripts", id="viewer"),
+            render_viewer(episodes, limits)]
+    head = tag("head", tag("meta", charset="utf-8"),
+               tag("meta", http_equiv="Content-Security-Policy", content=CSP),
+               tag("meta", name="referrer", content="no-referrer"),
+               tag("title", TITLE), tag("style", Markup(STYLE)))
+    return "<!DOCTYPE html>\n" + tag("html", head, tag("body", *body), lang="en") + "\n"
+
+
+def build_report(run_dirs: Sequence[str | Path], output: str | Path, *,
+                 limits: ViewerLimits | None = None) -> Path:
+    """Load the episodes of ``run_dirs`` and write the report to ``output``; returns its path."""
+    from ..analysis.data import load_episodes
+
+    episodes = load_episodes([Path(d) for d in run_dirs])
+    text = render_report(episodes, run_dirs, limits=limits)
+    path = Path(output)
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -1,0 +1,408 @@
+"""The transcript viewer: each episode as nested ``<details>`` (no script), step by step.
+
+Per episode: job, model, task, status, score, settings, and any error; per phase its steps;
+per step the observation frame as a PNG (rendered from the observation the agent got, masked
+cells hatched), the model calls (the last user message of the request, the response text,
+thinking and tool calls, the invalid reply if any, usage and cost, the images sent, read from
+``images/<sha256>.png`` beside the transcript), and the action with its validity and message.
+
+Sizes are capped (``ViewerLimits``): the steps shown per phase (the first and the last ones),
+the characters of a message, the bytes of embedded images; every cut is stated in the page.
+All text goes through ``markup.tag``, which escapes it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .markup import Markup, join, png_uri, tag
+
+__all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes",
+           "render_viewer", "render_episode", "frame_png"]
+
+_SHA256 = re.compile(r"^[0-9a-f]{64}$")
+MAX_GRID = 64
+
+
+@dataclass
+class ViewerLimits:
+    """How much of the transcripts the page holds (and a tally of what it left out)."""
+
+    max_transcripts: int = 20
+    max_steps_per_phase: int = 40
+    max_text_chars: int = 4000
+    max_image_bytes: int = 8_000_000
+    image_bytes: int = 0
+    images_left_out: int = 0
+    _frames: dict = field(default_factory=dict, repr=False)
+
+    def take_image(self, size: int) -> bool:
+        """Whether an image of ``size`` bytes still fits the budget (and count it if so)."""
+        if self.image_bytes + size > self.max_image_bytes:
+            self.images_left_out += 1
+            return False
+        self.image_bytes += size
+        return True
+
+
+@dataclass
+class Step:
+    """One step of a phase: what the agent saw, the model calls it made, what it did."""
+
+    phase: str
+    observation: dict[str, Any] | None = None
+    calls: list[Any] = field(default_factory=list)
+    action: Any = None
+
+
+@dataclass
+class PhaseView:
+    name: str
+    steps: list[Step] = field(default_factory=list)
+    end: Any = None
+
+
+def read_phases(events: Sequence[Any]) -> list[PhaseView]:
+    """Group a transcript's events into phases of steps (observation, model calls, action)."""
+    phases: list[PhaseView] = []
+    step: Step | None = None
+
+    def current_phase(name: str) -> PhaseView:
+        if not phases or phases[-1].name != name or phases[-1].end is not None:
+            phases.append(PhaseView(name))
+        return phases[-1]
+
+    for event in events:
+        kind = event.type
+        if kind == "phase_start":
+            phases.append(PhaseView(event.phase))
+            step = None
+        elif kind == "observation":
+            step = Step(event.phase, observation=event.observation)
+            current_phase(event.phase).steps.append(step)
+        elif kind == "model_call":
+            if step is None or step.action is not None:
+                step = Step(event.phase)
+                current_phase(event.phase).steps.append(step)
+            step.calls.append(event)
+        elif kind == "action":
+            if step is None or step.action is not None:
+                step = Step(event.phase)
+                current_phase(event.phase).steps.append(step)
+            step.action = event
+        elif kind == "phase_end":
+            current_phase(event.phase).end = event
+            step = None
+    return phases
+
+
+def select_episodes(episodes: Sequence[Any], limit: int) -> list[Any]:
+    """Up to ``limit`` episodes with a transcript, taking models in turn so each is shown."""
+    by_model: dict[str, list[Any]] = {}
+    for episode in sorted(episodes, key=lambda e: (str(e.model), str(e.task), e.seed or 0,
+                                                   e.repeat or 0, e.job_id)):
+        if episode.transcript is not None:
+            by_model.setdefault(str(episode.model), []).append(episode)
+    chosen: list[Any] = []
+    queues = [list(v) for _, v in sorted(by_model.items())]
+    while len(chosen) < limit and any(queues):
+        for queue in queues:
+            if queue and len(chosen) < limit:
+                chosen.append(queue.pop(0))
+    return chosen
+
+
+# -- frames ----------------------------------------------------------------------------------
+
+def _frame_of(rows: Any, background: Any):
+    from ..autumn import Frame
+
+    if not isinstance(rows, list) or not 0 < len(rows) <= MAX_GRID:
+        raise ValueError("not a grid")
+    if not all(isinstance(r, list) and len(r) == len(rows) for r in rows):
+        raise ValueError("not a square grid")
+    grid = tuple(tuple(str(c) for c in r) for r in rows)
+    return Frame(grid, str(background or "black"))
+
+
+def frame_png(rows: Any, background: Any = "black", *, masked: Any = (), goal: Any = (),
+              limits: ViewerLimits | None = None) -> str | None:
+    """A data URI of the frame's PNG, or None when the observation holds no drawable grid."""
+    from ..render import render_png
+
+    try:
+        frame = _frame_of(rows, background)
+        masked_cells = tuple((int(c[0]), int(c[1])) for c in masked or ())
+        goal_cells = tuple((int(c[0]), int(c[1])) for c in goal or ())
+    except (ValueError, TypeError, IndexError):
+        return None
+    key = (frame, masked_cells, goal_cells)
+    cache = limits._frames if limits is not None else {}
+    if key in cache:
+        return cache[key]
+    cell = max(8 if goal_cells else 4, min(14, 190 // frame.size))
+    try:
+        data = render_png(frame, cell_size=cell, masked=masked_cells, goal=goal_cells,
+                          metadata=False)
+    except Exception:   # a frame the renderer refuses (cells off the grid): shown as text
+        return None
+    uri = png_uri(data)
+    cache[key] = uri
+    return uri
+
+
+def _frame_img(observation: dict[str, Any], limits: ViewerLimits, alt: str) -> Markup:
+    uri = frame_png(observation.get("frame"), observation.get("background"),
+                    masked=observation.get("masked") or (), limits=limits)
+    if uri is None:
+        return tag("div", "(no frame to draw)", class_="noframe")
+    return tag("img", src=uri, alt=alt, class_="frame")
+
+
+def _goal_img(observation: dict[str, Any], limits: ViewerLimits) -> Markup:
+    planning = observation.get("planning")
+    if not isinstance(planning, dict):
+        return Markup("")
+    mask = planning.get("mask") or []
+    try:
+        goal_cells = [(x, y) for y, row in enumerate(mask) for x, m in enumerate(row) if m]
+    except TypeError:
+        goal_cells = []
+    uri = frame_png(planning.get("goal"), observation.get("background"), goal=goal_cells,
+                    limits=limits)
+    if uri is None:
+        return Markup("")
+    return tag("figure", tag("img", src=uri, alt="planning goal", class_="frame"),
+               tag("figcaption", f"goal (ringed cells must match), horizon "
+                                 f"{planning.get('horizon')}"), class_="goal")
+
+
+# -- text ------------------------------------------------------------------------------------
+
+def _clip(text: Any, limits: ViewerLimits) -> str:
+    text = "" if text is None else str(text)
+    if len(text) <= limits.max_text_chars:
+        return text
+    left = len(text) - limits.max_text_chars
+    return text[:limits.max_text_chars] + f"\n... ({left} more characters not shown)"
+
+
+def _last_user_text(request: dict[str, Any]) -> str:
+    messages = request.get("messages") if isinstance(request, dict) else None
+    for message in reversed(messages or []):
+        if not isinstance(message, dict) or message.get("role") != "user":
+            continue
+        texts = []
+        for part in message.get("parts") or []:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+            elif isinstance(part, dict) and part.get("type") == "image":
+                texts.append("[image]")
+        return "\n".join(texts)
+    return ""
+
+
+def _number(value: Any) -> float | None:
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) \
+        else None
+
+
+def _usage_line(calls: Sequence[Any]) -> str:
+    totals = {"input_tokens": 0.0, "output_tokens": 0.0, "reasoning_tokens": 0.0}
+    cost, priced = 0.0, False
+    for call in calls:
+        usage = call.usage if isinstance(call.usage, dict) else {}
+        for key in totals:
+            totals[key] += _number(usage.get(key)) or 0.0
+        usd = _number((call.cost or {}).get("usd")) if isinstance(call.cost, dict) else None
+        if usd is not None:
+            cost += usd
+            priced = True
+    text = (f"tokens in {totals['input_tokens']:.0f}, out {totals['output_tokens']:.0f}, "
+            f"reasoning {totals['reasoning_tokens']:.0f}")
+    return text + (f"; cost ${cost:.6f}" if priced else "; cost unknown")
+
+
+def _call_images(call: Any, images_dir: Path, limits: ViewerLimits) -> Markup:
+    parts = []
+    for digest in call.images or []:
+        if not isinstance(digest, str) or not _SHA256.match(digest):
+            parts.append(tag("span", f"(image with a malformed hash {digest!r} not shown)"))
+            continue
+        path = images_dir / f"{digest}.png"
+        try:
+            data = path.read_bytes()
+            uri = png_uri(data)
+        except (OSError, ValueError):
+            parts.append(tag("span", f"(image {digest[:12]} not found or not PNG)"))
+            continue
+        if not limits.take_image(len(data)):
+            parts.append(tag("span", f"(image {digest[:12]} left out: image budget used)"))
+            continue
+        parts.append(tag("img", src=uri, alt=f"image sent, sha256 {digest[:12]}",
+                         class_="sent"))
+    if not parts:
+        return Markup("")
+    return tag("details", tag("summary", f"{len(parts)} image(s) sent to the model"), *parts)
+
+
+def _model_call(call: Any, images_dir: Path, limits: ViewerLimits) -> Markup:
+    response = call.response if isinstance(call.response, dict) else {}
+    pieces = [tag("div", f"model call {call.index}: {_usage_line([call])}"
+                         + (f", {call.latency_s:.2f} s" if _number(call.latency_s) is not None
+                            else "")
+                         + (f", {len(call.attempts)} attempts" if len(call.attempts or []) > 1
+                            else ""), class_="meta")]
+    prompt = _last_user_text(call.request)
+    if prompt:
+        pieces.append(tag("details", tag("summary", "prompt (last user message)"),
+                          tag("pre", _clip(prompt, limits))))
+    thinking = response.get("thinking_text")
+    if thinking:
+        pieces.append(tag("details", tag("summary", "thinking"),
+                          tag("pre", _clip(thinking, limits))))
+    text = response.get("text")
+    if text:
+        pieces.append(tag("div", tag("span", "response text", class_="label"),
+                          tag("pre", _clip(text, limits))))
+    for tool_call in response.get("tool_calls") or []:
+        if isinstance(tool_call, dict):
+            arguments = tool_call.get("raw_arguments") or tool_call.get("arguments")
+            pieces.append(tag("div", tag("span", "tool call", class_="label"), " ",
+                              tag("code", _clip(f"{tool_call.get('name')}({arguments})",
+                                                limits))))
+    if call.invalid_reply:
+        pieces.append(tag("div", "invalid reply: ", tag("code", _clip(call.invalid_reply,
+                                                                       limits)),
+                          class_="bad"))
+    pieces.append(_call_images(call, images_dir, limits))
+    return tag("div", *pieces, class_="call")
+
+
+def _action(action: Any, limits: ViewerLimits) -> Markup:
+    if action is None:
+        return tag("div", "no action recorded", class_="meta")
+    verdict = tag("span", "valid", class_="ok") if action.valid else tag("span", "invalid",
+                                                                        class_="bad")
+    parts = [tag("span", "action", class_="label"), " ", tag("code", _clip(action.action,
+                                                                           limits)),
+             " ", verdict]
+    if action.reward:
+        parts.append(f", reward {action.reward:.3f}")
+    if action.message:
+        parts.append(tag("div", _clip(action.message, limits), class_="message"))
+    return tag("div", *parts, class_="action")
+
+
+def _step(number: int, step: Step, images_dir: Path, limits: ViewerLimits) -> Markup:
+    observation = step.observation if isinstance(step.observation, dict) else None
+    image = (_frame_img(observation, limits, f"frame at step {number}") if observation
+             else tag("div", "(no observation)", class_="noframe"))
+    body = []
+    if observation is not None:
+        facts = (f"#{number}: step {observation.get('step')}, budget left "
+                 f"{observation.get('budget_left')}")
+        if observation.get("invalid"):
+            facts += f"; told: {observation.get('invalid')}"
+        body.append(tag("div", _clip(facts, limits), class_="meta"))
+    if step.calls:
+        body.append(tag("div", _usage_line(step.calls), class_="meta"))
+    body.extend(_model_call(call, images_dir, limits) for call in step.calls)
+    body.append(_action(step.action, limits))
+    return tag("li", tag("div", image, tag("div", *body, class_="stepbody"), class_="step"))
+
+
+def _phase(phase: PhaseView, images_dir: Path, limits: ViewerLimits) -> Markup:
+    steps = phase.steps
+    cap = max(1, limits.max_steps_per_phase)
+    tail = cap // 4
+    if len(steps) > cap:
+        shown = list(enumerate(steps[:cap - tail])) + [(None, None)] + \
+            list(enumerate(steps[len(steps) - tail:], start=len(steps) - tail))
+    else:
+        shown = list(enumerate(steps))
+    items = []
+    for number, step in shown:
+        if step is None:
+            left = len(steps) - cap
+            items.append(tag("li", f"... {left} steps not shown (the page keeps the first "
+                                   f"{cap - tail} and the last {tail} of each phase)",
+                             class_="gap"))
+        else:
+            items.append(_step(number, step, images_dir, limits))
+    end = phase.end
+    summary = f"{phase.name}: {len(steps)} steps"
+    if end is not None:
+        summary += f", {end.invalid_actions} invalid, ended {end.ended}"
+        if end.reward:
+            summary += f", reward {end.reward:.3f}"
+    goal = Markup("")
+    first = next((s.observation for s in steps if isinstance(s.observation, dict)), None)
+    if phase.name == "planning" and first is not None:
+        goal = _goal_img(first, limits)
+    return tag("details", tag("summary", summary), goal,
+               tag("ul", *items, class_="steps"), class_="phase")
+
+
+def _score_text(score: Any) -> str:
+    return f"{score:.3f}" if _number(score) is not None else "-"
+
+
+def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
+    """One episode's ``<details>``: summary line, settings, errors, then its phases."""
+    from ..transcripts import TranscriptError, read_transcript
+
+    summary = tag("summary", tag("code", episode.job_id), " ", tag("b", episode.model), " ",
+                  episode.task, " ", tag("span", episode.status, class_="status"),
+                  f" score {_score_text(episode.score)}")
+    settings = episode.settings if isinstance(episode.settings, dict) else {}
+    rows = [tag("tr", tag("th", key), tag("td", "-" if value is None else _clip(value, limits)))
+            for key, value in sorted(settings.items(), key=lambda kv: str(kv[0]))]
+    body: list[object] = [tag("details", tag("summary", "settings"),
+                              tag("table", *rows, class_="settings"))]
+    error = getattr(episode, "error", None)
+    if error:
+        body.append(tag("div", "error: ", tag("code", _clip(error, limits)), class_="bad"))
+    path = Path(episode.transcript)
+    try:
+        transcript = read_transcript(path)
+    except (OSError, TranscriptError, UnicodeDecodeError) as exc:
+        body.append(tag("div", f"transcript {path.name} could not be read: {exc}",
+                        class_="bad"))
+        return tag("details", summary, *body, class_="episode")
+    if transcript.torn is not None:
+        body.append(tag("div", f"the transcript's last line ({transcript.torn}) is torn",
+                        class_="meta"))
+    for event in transcript.events:
+        if event.type == "infrastructure_error":
+            body.append(tag("div", f"infrastructure error ({event.error_class}): ",
+                            tag("code", _clip(event.message, limits)), class_="bad"))
+        elif event.type == "end" and event.error:
+            body.append(tag("div", f"ended {event.status}: ",
+                            tag("code", _clip(event.error, limits)), class_="bad"))
+    images_dir = path.parent / "images"
+    body.extend(_phase(phase, images_dir, limits) for phase in read_phases(transcript.events))
+    return tag("details", summary, *body, class_="episode")
+
+
+def render_viewer(episodes: Sequence[Any], limits: ViewerLimits) -> Markup:
+    """The viewer section: the chosen episodes and a note of what was left out."""
+    chosen = select_episodes(episodes, limits.max_transcripts)
+    with_transcript = sum(1 for e in episodes if e.transcript is not None)
+    notes = [f"{len(chosen)} of {len(episodes)} episodes shown"]
+    if with_transcript > len(chosen):
+        notes.append(f"{with_transcript - len(chosen)} transcripts left out "
+                     f"(--max-transcripts {limits.max_transcripts}; models taken in turn)")
+    if with_transcript < len(episodes):
+        notes.append(f"{len(episodes) - with_transcript} episodes have no transcript")
+    notes.append(f"at most {limits.max_steps_per_phase} steps per phase and "
+                 f"{limits.max_text_chars} characters per message are shown")
+    parts = [render_episode(e, limits) for e in chosen]
+    if limits.images_left_out:
+        notes.append(f"{limits.images_left_out} model-call images left out (image budget "
+                     f"{limits.max_image_bytes} bytes)")
+    return join([tag("p", "; ".join(notes) + ".", class_="note"), *parts])
