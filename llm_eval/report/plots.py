@@ -33,6 +33,11 @@ _PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#
             "#8c8c8c", "#ccb974", "#64b5cd")
 
 
+def _label(text: object) -> str:
+    """Text for matplotlib as written: a ``$`` would start mathtext (and can fail to parse)."""
+    return str(text).replace("$", r"\$")
+
+
 def model_colours(models: Sequence[str]) -> dict[str, str]:
     """One fixed colour per model, by its position in ``models``."""
     return {m: _PALETTE[i % len(_PALETTE)] for i, m in enumerate(models)}
@@ -93,9 +98,9 @@ def family_scores_png(models: Sequence[str], families: Sequence[str],
             means.append(mean)
             below.append(max(0.0, mean - low) if _finite(low) else 0.0)
             above.append(max(0.0, high - mean) if _finite(high) else 0.0)
-        axes.bar(xs, means, width=bar * 0.9, color=colours[model], label=model,
+        axes.bar(xs, means, width=bar * 0.9, color=colours[model], label=_label(model),
                  yerr=[below, above], capsize=3, error_kw={"elinewidth": 1})
-    axes.set_xticks(range(len(families)), list(families))
+    axes.set_xticks(range(len(families)), [_label(f) for f in families])
     axes.set_ylim(0, 1.05)
     axes.set_ylabel("score (mean, 95% CI)")
     axes.set_title("Score per test family")
@@ -127,7 +132,7 @@ def _draw_curve(axes, curve, colour: str) -> None:
     verdict = getattr(curve, "verdict", None) or ""
     slope = getattr(curve, "slope", None)
     note = verdict + (f" (slope {slope:.3g})" if _finite(slope) else "")
-    axes.set_title(f"{curve.world if not _is_overall(curve) else 'overall'}: {note}",
+    axes.set_title(_label(f"{curve.world if not _is_overall(curve) else 'overall'}: {note}"),
                    fontsize=8)
     axes.set_ylim(-0.05, 1.05)
     xs = [p[0] for p in points] + [b[0] for b in band]
@@ -180,8 +185,8 @@ def behaviour_png(models: Sequence[str],
             axes.bar(i, sum(data) / len(data), color=colours[model], width=0.7)
             axes.scatter([i] * len(data), data, s=8, color="black", alpha=0.5,
                          edgecolors="none", zorder=3)
-        axes.set_xticks(range(len(models)), list(models), rotation=30, ha="right",
-                        fontsize=7)
+        axes.set_xticks(range(len(models)), [_label(m) for m in models], rotation=30,
+                        ha="right", fontsize=7)
         axes.set_ylim(0, 1.05)
         axes.set_title(label, fontsize=9)
     return _png(figure)
