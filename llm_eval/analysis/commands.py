@@ -1,0 +1,201 @@
+"""``llm-eval compare``: arm A against arm B on the same tasks, per family and overall.
+
+``llm-eval compare RUN_A [RUN_B] [--a KEY=VALUE ...] [--b KEY=VALUE ...] [--by KEY]
+[--match KEY ...] [--per KEY]``
+
+- Arms. Arm A is the episodes of RUN_A, arm B those of RUN_B (RUN_A again when omitted).
+  ``--a KEY=VALUE`` keeps only arm A's episodes whose setting KEY has VALUE (repeatable: all
+  must hold; ``none`` is an unset setting), ``--b`` the same for arm B, e.g. ``--a
+  prompt=default --b prompt=reflective`` or ``--a model=random --b model=oracle`` inside one
+  run. ``--by KEY`` splits one run by a setting with exactly two values (the lower is A).
+- Pairs. Done episodes are paired on ``--match`` (default: world family seed repeat);
+  infrastructure errors never score and are counted apart.
+- Output. An aligned table with one row per value of ``--per`` (default family) and an
+  overall row: pairs, mean A, mean B, the difference B - A, its 95% interval (bootstrap
+  clustered by world) and the sign-flip permutation p-value with its method
+  (``stats.paired_comparison``); then the episodes left unmatched.
+
+Exit 0 after printing; 2 when an input is unusable: a path that is not a run directory, a
+selection that matches no episode (named, with the values the setting has), or two arms that
+are the same episodes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .data import AnalysisError, Episode, load_episodes
+from .stats import Comparison, natural_key, paired_comparison, setting_label
+
+__all__ = ["add_compare_parser", "cmd_compare", "compare", "format_comparison", "select",
+           "DEFAULT_MATCH", "EXIT_INPUT"]
+
+DEFAULT_MATCH = ("world", "family", "seed", "repeat")
+EXIT_INPUT = 2
+OVERALL = "overall"
+
+
+def _selection(text: str) -> tuple[str, str]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    return key.strip(), value.strip()
+
+
+def select(episodes: Sequence[Episode], conditions: Sequence[tuple[str, str]], *,
+           flag: str, source: str) -> list[Episode]:
+    """The episodes whose settings satisfy every ``KEY=VALUE`` condition; an AnalysisError
+    naming the setting (and the values it has) when one condition matches nothing."""
+    chosen = list(episodes)
+    for key, value in conditions:
+        kept = [e for e in chosen if setting_label(e.knob(key)) == value]
+        if not kept:
+            seen = sorted({setting_label(e.knob(key)) for e in chosen}, key=natural_key)
+            raise AnalysisError(f"{flag} {key}={value} matches no episode in {source} "
+                                f"({key} values there: {', '.join(seen)})")
+        chosen = kept
+    return chosen
+
+
+def _split_by(episodes: Sequence[Episode], key: str,
+              source: str) -> tuple[str, list[Episode], str, list[Episode]]:
+    values = sorted({setting_label(e.knob(key)) for e in episodes}, key=natural_key)
+    if len(values) != 2:
+        raise AnalysisError(f"--by {key}: needs exactly two values in {source}, found "
+                            f"{len(values)} ({', '.join(values)}); choose the arms with "
+                            f"--a {key}=VALUE --b {key}=VALUE")
+    low, high = values
+    return (f"{key}={low}", [e for e in episodes if setting_label(e.knob(key)) == low],
+            f"{key}={high}", [e for e in episodes if setting_label(e.knob(key)) == high])
+
+
+def _label(run: str, conditions: Sequence[tuple[str, str]], same_run: bool) -> str:
+    chosen = ",".join(f"{k}={v}" for k, v in conditions)
+    if same_run and chosen:
+        return chosen
+    return f"{Path(run).name or run}:{chosen}" if chosen else (Path(run).name or run)
+
+
+def _fmt(value: float, signed: bool = False) -> str:
+    if not math.isfinite(value):
+        return "-"
+    return f"{value:+.3f}" if signed else f"{value:.3f}"
+
+
+def _p(value: float) -> str:
+    if not math.isfinite(value):
+        return "-"
+    return f"{value:.4f}" if value >= 0.0001 else f"{value:.1e}"
+
+
+def format_comparison(rows: Sequence[tuple[str, Comparison]], *, per: str = "family",
+                      match: Sequence[str] = DEFAULT_MATCH) -> str:
+    """An aligned table of ``(row label, Comparison)`` rows (the last usually ``overall``),
+    headed by the arms and followed by the unmatched count of the last row."""
+    if not rows:
+        return "no comparison"
+    first = rows[0][1]
+    header = (per, "pairs", "mean A", "mean B", "B - A", "95% CI", "p", "method")
+    table = [header]
+    for label, c in rows:
+        interval = (f"[{_fmt(c.ci_low, True)}, {_fmt(c.ci_high, True)}]"
+                    if math.isfinite(c.ci_low) else "-")
+        table.append((label, str(c.n_pairs), _fmt(c.mean_a), _fmt(c.mean_b),
+                      _fmt(c.mean_diff, True), interval, _p(c.p_value), c.method))
+    widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+    numeric = {1, 2, 3, 4, 6}
+    lines = [f"A: {first.a_label}", f"B: {first.b_label}", ""]
+    for line in table:
+        cells = [cell.rjust(w) if i in numeric and line is not header else cell.ljust(w)
+                 for i, (cell, w) in enumerate(zip(line, widths))]
+        lines.append("  ".join(cells).rstrip())
+    last = rows[-1][1]
+    lines.append("")
+    lines.append(f"paired on {', '.join(match)}; {last.unmatched} done episode(s) without a "
+                 "counterpart in the other arm")
+    return "\n".join(lines)
+
+
+def compare(a: Sequence[Episode], b: Sequence[Episode], *, a_label: str, b_label: str,
+            match: Sequence[str] = DEFAULT_MATCH, per: str = "family",
+            seed: int = 0) -> list[tuple[str, Comparison]]:
+    """One comparison per value of ``per`` (in natural order), then the overall one."""
+    match = tuple(match)
+    values = sorted({setting_label(e.knob(per)) for e in (*a, *b)}, key=natural_key)
+    rows = []
+    for value in values:
+        rows.append((value, paired_comparison(
+            [e for e in a if setting_label(e.knob(per)) == value],
+            [e for e in b if setting_label(e.knob(per)) == value],
+            match=match, a_label=a_label, b_label=b_label, seed=seed)))
+    rows.append((OVERALL, paired_comparison(list(a), list(b), match=match, a_label=a_label,
+                                            b_label=b_label, seed=seed)))
+    return rows
+
+
+def _arms(args: argparse.Namespace) -> tuple[str, list[Episode], str, list[Episode]]:
+    run_a = args.run_a
+    run_b = args.run_b or args.run_a
+    same_run = Path(run_a).resolve() == Path(run_b).resolve()
+    episodes_a = load_episodes([run_a])
+    episodes_b = episodes_a if same_run else load_episodes([run_b])
+    if args.by:
+        if args.a or args.b or not same_run:
+            raise AnalysisError("--by KEY splits one run into two arms; give one run and no "
+                                "--a/--b with it")
+        return _split_by(episodes_a, args.by, run_a)
+    a = select(episodes_a, args.a or (), flag="--a", source=run_a)
+    b = select(episodes_b, args.b or (), flag="--b", source=run_b)
+    if same_run and {e.job_id for e in a} == {e.job_id for e in b}:
+        raise AnalysisError(f"both arms are the same episodes of {run_a}: choose them with "
+                            "--a KEY=VALUE --b KEY=VALUE (e.g. --a model=random --b "
+                            "model=oracle) or --by KEY")
+    return (_label(run_a, args.a or (), same_run), a, _label(run_b, args.b or (), same_run), b)
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    try:
+        a_label, a, b_label, b = _arms(args)
+    except AnalysisError as exc:
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    rows = compare(a, b, a_label=a_label, b_label=b_label, match=args.match, per=args.per,
+                   seed=args.seed)
+    print(format_comparison(rows, per=args.per, match=args.match))
+    excluded = [(name, sum(e.is_infra_error for e in arm)) for name, arm in (("A", a), ("B", b))]
+    if any(n for _, n in excluded):
+        print("not scored (infrastructure errors): "
+              + ", ".join(f"{n} in {name}" for name, n in excluded))
+    return 0
+
+
+def add_compare_parser(commands) -> argparse.ArgumentParser:
+    """Add ``compare`` to the ``llm-eval`` subcommands."""
+    parser = commands.add_parser(
+        "compare", help="compare two arms (runs, models, prompts...) on the same tasks",
+        description="Pair the done episodes of arm A and arm B on the same tasks and print, "
+                    "per family and overall, both means, the difference B - A with its 95%% "
+                    "bootstrap interval (clustered by world) and a sign-flip permutation "
+                    "p-value.")
+    parser.add_argument("run_a", metavar="RUN_A", help="run directory of arm A")
+    parser.add_argument("run_b", metavar="RUN_B", nargs="?",
+                        help="run directory of arm B (default: RUN_A)")
+    parser.add_argument("--a", action="append", type=_selection, metavar="KEY=VALUE",
+                        help="keep arm A's episodes with this setting (repeatable)")
+    parser.add_argument("--b", action="append", type=_selection, metavar="KEY=VALUE",
+                        help="keep arm B's episodes with this setting (repeatable)")
+    parser.add_argument("--by", metavar="KEY",
+                        help="split one run into two arms by a setting with two values "
+                             "(e.g. model, prompt)")
+    parser.add_argument("--match", nargs="+", default=list(DEFAULT_MATCH), metavar="KEY",
+                        help="settings a pair shares (default: world family seed repeat)")
+    parser.add_argument("--per", default="family", metavar="KEY",
+                        help="one row per value of this setting (default: family)")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed of the bootstrap and the permutations (default 0)")
+    parser.set_defaults(handler=cmd_compare)
+    return parser

@@ -1,0 +1,135 @@
+"""Episodes as the analysis sees them: one job of a run, read from a run directory's store.
+
+``load_episodes(run_dirs)`` opens ``run.sqlite`` in each directory and returns one
+``Episode`` per job of every run stored there, in store order. An
+``Episode`` keeps the job's settings, status, score, usage and cost, and the absolute path
+of its transcript; its properties name the settings the analysis groups by.
+
+A directory given twice is read once. A path that is not a run directory (no ``run.sqlite``,
+or a file that is not a run store) is an ``AnalysisError`` naming it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import LlmEvalError
+from ..runstore import STORE_FILE, RunStore, RunStoreError
+
+__all__ = ["Episode", "AnalysisError", "load_episodes"]
+
+
+class AnalysisError(LlmEvalError):
+    """Input the analysis cannot use: a path that is not a run directory, a selection that
+    matches no episode, an unknown measure. The message names the path or the setting."""
+
+
+@dataclass(frozen=True)
+class Episode:
+    """One job of a run: its settings and outcome (``score`` is set only when ``done``)."""
+
+    run_dir: Path
+    run_id: str
+    job_id: str
+    settings: dict[str, Any]
+    status: str
+    score: float | None
+    usage: dict[str, Any] | None
+    cost_usd: float | None
+    transcript: Path | None
+
+    def knob(self, name: str) -> Any:
+        """The job's setting ``name`` (None when the job has no such setting)."""
+        return self.settings.get(name)
+
+    @property
+    def model(self) -> str:
+        return self.settings.get("model", "")
+
+    @property
+    def world(self) -> str:
+        return self.settings.get("world", "")
+
+    @property
+    def family(self) -> str:
+        return self.settings.get("family", "")
+
+    @property
+    def task(self) -> str:
+        return self.settings.get("task", "")
+
+    @property
+    def seed(self) -> int | None:
+        return self.settings.get("seed")
+
+    @property
+    def repeat(self) -> int | None:
+        return self.settings.get("repeat")
+
+    @property
+    def is_done(self) -> bool:
+        """Finished and scored: the only episodes whose scores are aggregated."""
+        return self.status == "done" and self.score is not None
+
+    @property
+    def is_infra_error(self) -> bool:
+        return self.status == "infra_error"
+
+    def tokens(self, kind: str) -> int | None:
+        """``usage[kind]`` (e.g. ``input_tokens``, ``calls``); None without usage."""
+        if self.usage is None:
+            return None
+        value = self.usage.get(kind)
+        return int(value) if value is not None else None
+
+    @property
+    def total_tokens(self) -> int | None:
+        """Input plus output tokens of every model call (None for random and oracle)."""
+        if self.usage is None:
+            return None
+        return (self.tokens("input_tokens") or 0) + (self.tokens("output_tokens") or 0)
+
+    @property
+    def reasoning_tokens(self) -> int | None:
+        return self.tokens("reasoning_tokens")
+
+
+def load_episodes(run_dirs: Iterable[str | Path]) -> list[Episode]:
+    """Every job of every run stored in each of ``run_dirs`` (module docstring)."""
+    episodes: list[Episode] = []
+    seen: set[Path] = set()
+    for given in run_dirs:
+        run_dir = Path(given).resolve()
+        if run_dir in seen:
+            continue
+        seen.add(run_dir)
+        episodes += _read_run_dir(Path(given), run_dir)
+    return episodes
+
+
+def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:
+    store_path = run_dir / STORE_FILE
+    if not run_dir.is_dir():
+        raise AnalysisError(f"{given}: not a run directory (no such directory)")
+    if not store_path.is_file():
+        raise AnalysisError(f"{given}: not a run directory (no {STORE_FILE}; make one with "
+                            "llm-eval run)")
+    try:
+        with RunStore(store_path) as store:
+            rows = [row for run in store.runs() for row in store.jobs(run["id"])]
+    except RunStoreError as exc:
+        raise AnalysisError(f"{given}: not a run directory ({exc})") from None
+    return [Episode(run_dir=run_dir, run_id=row.run_id, job_id=row.id, settings=row.settings,
+                    status=row.status, score=row.score, usage=row.usage,
+                    cost_usd=row.cost_usd, transcript=_transcript_path(run_dir, row.transcript))
+            for row in rows]
+
+
+def _transcript_path(run_dir: Path, recorded: str | None) -> Path | None:
+    if not recorded:
+        return None
+    path = Path(recorded)
+    return path if path.is_absolute() else run_dir / path
