@@ -11,6 +11,9 @@ Commands:
   the actions as json, compact, diff (what the last action changed) or png.
 - ``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]``
   plays one episode of the shipped task and prints the score.
+- ``llm-eval run``, ``llm-eval demo``, ``llm-eval replay``, ``llm-eval tasks``,
+  ``llm-eval providers``: registered below from their own modules (``sweep.command``,
+  ``demo``, ``replay``, ``tasks.commands``, ``adapters.commands``).
 
 PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
 
@@ -418,6 +421,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .sweep.command import add_run_parser  # `run SPEC.yaml | --model ... -o RUN_DIR`
 
     add_run_parser(commands)
+
+    from .demo import add_demo_parser  # `demo [--out DIR]`
+
+    add_demo_parser(commands)
 
     from .replay import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
 

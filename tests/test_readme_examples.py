@@ -1,8 +1,10 @@
-"""The README's WorldTest examples show real output: rerun each shown command and compare."""
+"""The README's examples show real output: rerun each shown command and compare (the demo's
+run time aside)."""
 
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -29,27 +31,41 @@ def _examples(prefix: str) -> list[tuple[str, list[str]]]:
     return found
 
 
-def _run(command: str) -> list[str]:
+def _run(command: str, cwd: Path = REPO) -> list[str]:
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([str(REPO), *filter(None, [env.get("PYTHONPATH")])])
     argv = [sys.executable, "-m", "llm_eval", *shlex.split(command)[1:]]
-    done = subprocess.run(argv, capture_output=True, text=True, cwd=REPO, env=env, timeout=600)
+    done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env, timeout=600)
     assert done.returncode == 0, done.stderr
     return done.stdout.splitlines()
 
 
 EPISODES = _examples("llm-eval episode")
 VALIDATIONS = _examples("llm-eval tasks validate")
+REPLAYS = _examples("llm-eval replay")
+DEMOS = _examples("llm-eval demo")
+RUN_TIME = re.compile(r" in [0-9.]+ s$")
 
 
 def test_the_readme_shows_these_examples():
-    assert len(EPISODES) >= 2 and len(VALIDATIONS) >= 1
+    assert len(EPISODES) >= 2 and len(VALIDATIONS) >= 1 and len(REPLAYS) >= 1
+    assert [command for command, _ in DEMOS] == ["llm-eval demo"]
     first_command = next(line for line in (REPO / "README.md").read_text().splitlines()
                          if line.startswith("pip install . && "))
-    assert first_command.split(" && ", 1)[1].startswith("llm-eval episode ")
+    assert first_command.split(" && ", 1)[1] == "llm-eval demo"
 
 
-@pytest.mark.parametrize("command,expected", EPISODES + VALIDATIONS,
-                         ids=[c for c, _ in EPISODES + VALIDATIONS])
+@pytest.mark.parametrize("command,expected", EPISODES + VALIDATIONS + REPLAYS,
+                         ids=[c for c, _ in EPISODES + VALIDATIONS + REPLAYS])
 def test_readme_worldtest_example_is_current(command, expected):
     assert _run(command) == expected
+
+
+def test_the_readme_demo_output_is_current(tmp_path):
+    """The main job, as a user runs it: in a fresh directory, writing ./llm-eval-demo."""
+    ((command, expected),) = DEMOS
+    shown = _run(command, cwd=tmp_path)
+    assert [RUN_TIME.sub(" in _ s", line) for line in shown] == \
+        [RUN_TIME.sub(" in _ s", line) for line in expected]
+    assert (tmp_path / "llm-eval-demo" / "run.sqlite").is_file()
+    assert len(list((tmp_path / "llm-eval-demo" / "transcripts").glob("*.jsonl"))) == 111
