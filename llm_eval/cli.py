@@ -11,9 +11,9 @@ Commands:
   the actions as json, compact, diff (what the last action changed) or png.
 - ``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]``
   plays one episode of the shipped task and prints the score.
-- ``llm-eval run``, ``llm-eval demo``, ``llm-eval replay``, ``llm-eval tasks``,
-  ``llm-eval providers``: registered below from their own modules (``sweep.command``,
-  ``demo``, ``replay``, ``tasks.commands``, ``adapters.commands``).
+- ``llm-eval run``, ``demo``, ``replay``, ``compare``, ``report``, ``tasks``, ``providers``:
+  registered below from their own modules (``sweep.command``, ``demo``, ``replay``,
+  ``analysis.commands``, ``report.commands``, ``tasks.commands``, ``adapters.commands``).
 
 PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
 
@@ -429,6 +429,14 @@ def build_parser() -> argparse.ArgumentParser:
     from .replay import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
 
     add_replay_parser(commands)
+
+    from .analysis.commands import add_compare_parser  # `compare RUN_A [RUN_B]`
+
+    add_compare_parser(commands)
+
+    from .report.commands import add_report_parser  # `report RUN_DIR... -o report.html`
+
+    add_report_parser(commands)
 
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
