@@ -45,7 +45,7 @@ import numpy as np
 from .data import AnalysisError, Episode
 from .stats import estimate, natural_key, setting_label
 
-__all__ = ["MEASURES", "MIN_EFFECT", "MIN_POINTS", "BAND_BINS", "MIN_PER_BIN", "OVERALL",
+__all__ = ["MEASURES", "TREND_RULE", "MIN_EFFECT", "MIN_POINTS", "BAND_BINS", "MIN_PER_BIN", "OVERALL",
            "KNOB_METRICS", "ALPHA", "N_PERM", "Curve", "compute_of", "scaling_curves",
            "trend_summary", "KnobCheck", "knob_checks"]
 
@@ -57,6 +57,11 @@ BAND_BINS = 8
 MIN_PER_BIN = 5
 SLOPE_BOOT = 1000
 VERDICTS = ("helps", "flat", "hurts", "unknown")
+TREND_RULE = (f"A world's verdict is 'helps' when the 95% bootstrap interval of the slope of "
+              f"score on log10(compute) lies above 0 and the predicted score change over the "
+              f"observed compute range is at least {MIN_EFFECT}; 'hurts' when the interval "
+              f"lies below 0 and the change is at most -{MIN_EFFECT}; 'flat' otherwise; "
+              f"'unknown' with fewer than {MIN_POINTS} episodes or a single compute value.")
 
 KNOB_METRICS = {"reasoning_effort": "reasoning_tokens", "thinking_budget": "reasoning_tokens",
                 "max_output_tokens": "output_tokens", "history": "input_tokens",
@@ -266,7 +271,8 @@ def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
     values = tuple(sorted(groups, key=_order))
     medians = ", ".join(f"{_number(float(np.median(groups[v])))} at {setting_label(v)}"
                         for v in values)
-    what = f"{metric.replace('_', ' ')}{' per call' if metric != 'actions' else ''}"
+    what = (f"{model}: {metric.replace('_', ' ')}"
+            f"{' per call' if metric != 'actions' else ' in the interaction phase'}")
     sample = [x for v in values for x in groups[v]]
     if len(set(sample)) == 1:
         return KnobCheck(knob, values, metric, False,
