@@ -24,7 +24,6 @@ __all__ = ["build_report", "render_report", "FAMILIES", "TITLE"]
 
 TITLE = "llm-eval report"
 FAMILIES = ("mfp", "cd", "planning")
-SCALING_MEASURES = ("total_tokens", "reasoning_tokens", "cost_usd")
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 STYLE = """
@@ -179,21 +178,15 @@ def _task_table(episodes: Sequence[Any]) -> Markup:
 
 
 def _measure_present(episodes: Iterable[Any], measure: str) -> bool:
-    return any(_finite(getattr(e, measure, None)) and getattr(e, measure) > 0
+    from ..analysis.scaling import compute_of
+
+    return any(_finite(compute_of(e, measure)) and compute_of(e, measure) > 0
                for e in episodes if e.status == "done")
 
 
 def _threshold_text(scaling) -> str:
-    """How the analysis tells helps from flat from hurts, from its own constants."""
-    names = [n for n in dir(scaling) if n.isupper() and not n.startswith("_")]
-    facts = [f"{n} = {getattr(scaling, n)}" for n in sorted(names)
-             if _finite(getattr(scaling, n))]
-    described = getattr(scaling, "TREND_RULE", None)
-    if isinstance(described, str):
-        return described
-    if facts:
-        return "Thresholds used by the analysis: " + "; ".join(facts) + "."
-    return "Thresholds: as defined in llm_eval.analysis.scaling."
+    """How the analysis tells helps from flat from hurts (its own statement of the rule)."""
+    return "How a world's verdict is decided: " + scaling.TREND_RULE
 
 
 def _scaling_section(episodes: Sequence[Any]) -> Markup:
@@ -201,7 +194,7 @@ def _scaling_section(episodes: Sequence[Any]) -> Markup:
 
     parts: list[object] = [tag("h2", "Compute scaling", id="scaling")]
     drawn = False
-    for measure in SCALING_MEASURES:
+    for measure in scaling.MEASURES:
         label = plots.MEASURE_LABELS.get(measure, measure)
         if not _measure_present(episodes, measure):
             parts.append(tag("p", f"Score against {label}: skipped, no finished episode "
@@ -213,21 +206,28 @@ def _scaling_section(episodes: Sequence[Any]) -> Markup:
             parts.append(tag("p", f"Score against {label}: not enough episodes for a curve.",
                              class_="note"))
             continue
-        summary = scaling.trend_summary([c for c in curves if not plots._is_overall(c)])
+        summary = scaling.trend_summary([c for c in curves if not plots.is_overall(c)])
         counts = ", ".join(f"{k}: {summary.get(k, 0)}" for k in ("helps", "flat", "hurts"))
-        worlds = sum(summary.get(k, 0) for k in ("helps", "flat", "hurts"))
+        if summary.get("unknown"):
+            counts += f"; unknown (too few episodes or one compute value): {summary['unknown']}"
+        worlds = sum(summary.values())
         parts.append(tag("h3", f"Score against {label}"))
         parts.append(tag("p", f"More compute: {counts} (of {worlds} worlds).",
                          class_="trend", data_measure=measure,
                          data_helps=summary.get("helps", 0), data_flat=summary.get("flat", 0),
                          data_hurts=summary.get("hurts", 0)))
-        rows = [tag("tr", tag("td", c.world if not plots._is_overall(c) else "overall"),
+        rows = [tag("tr", tag("td", c.world if not plots.is_overall(c) else "overall"),
                     tag("td", c.verdict), tag("td", _fmt(c.slope, 4), class_="num"),
-                    tag("td", len(c.points), class_="num"))
-                for c in sorted(curves, key=lambda c: (not plots._is_overall(c), str(c.world)))]
+                    tag("td", f"[{_fmt(getattr(c, 'slope_low', None), 4)}, "
+                              f"{_fmt(getattr(c, 'slope_high', None), 4)}]", class_="num"),
+                    tag("td", len(c.points), class_="num"),
+                    tag("td", getattr(c, "n_excluded", 0), class_="num"))
+                for c in sorted(curves, key=lambda c: (not plots.is_overall(c), str(c.world)))]
         parts.append(tag("details", tag("summary", "per-world verdicts"),
                          tag("table", tag("tr", tag("th", "world"), tag("th", "verdict"),
-                                          tag("th", "slope"), tag("th", "episodes")), *rows)))
+                                          tag("th", "slope per log10 unit"),
+                                          tag("th", "95% interval"), tag("th", "episodes"),
+                                          tag("th", "without usage")), *rows)))
         parts.append(_figure(plots.scaling_png(curves, measure),
                              f"Score against {label}: each panel one world (overall first), "
                              f"dots are episodes, the band the 95% confidence band"))
@@ -248,17 +248,22 @@ def _knob_section(episodes: Sequence[Any]) -> Markup:
         return join(parts)
     for check in checks:
         if not check.changed:
+            model = getattr(check, "model", "")
             parts.append(tag("div", tag("b", "Warning: "),
-                             f"the knob {check.knob} (values {_values(check.values)}) did not "
-                             f"change what the provider did ({check.metric}): {check.detail}",
+                             f"the knob {check.knob}{f' of {model}' if model else ''} (values "
+                             f"{_values(check.values)}) did not change what the provider did "
+                             f"({check.metric}): {check.detail}",
                              class_="warn", data_knob=check.knob))
-    rows = [tag("tr", tag("td", c.knob), tag("td", _values(c.values)), tag("td", c.metric),
+    rows = [tag("tr", tag("td", getattr(c, "model", "")), tag("td", c.knob),
+                tag("td", _values(c.values)), tag("td", c.metric),
                 tag("td", tag("span", "changed", class_="ok") if c.changed
                     else tag("span", "NO CHANGE", class_="bad")),
+                tag("td", _fmt(getattr(c, "p_value", None), 4), class_="num"),
                 tag("td", c.detail)) for c in checks]
-    parts.append(tag("table", tag("tr", tag("th", "knob"), tag("th", "values"),
-                                  tag("th", "measured"), tag("th", "verdict"),
-                                  tag("th", "detail")), *rows))
+    parts.append(tag("table", tag("tr", tag("th", "model"), tag("th", "knob"),
+                                  tag("th", "values"), tag("th", "measured"),
+                                  tag("th", "verdict"), tag("th", "p"), tag("th", "detail")),
+                     *rows))
     return join(parts)
 
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["family_scores_png", "scaling_png", "behaviour_png", "MEASURE_LABELS",
-           "BEHAVIOUR_MEASURES", "model_colours"]
+           "BEHAVIOUR_MEASURES", "model_colours", "is_overall"]
 
 MEASURE_LABELS = {"total_tokens": "tokens per episode (input + output)",
                   "reasoning_tokens": "reasoning tokens per episode",
@@ -35,7 +35,10 @@ _PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#
 
 def _label(text: object) -> str:
     """Text for matplotlib as written: a ``$`` would start mathtext (and can fail to parse)."""
-    return str(text).replace("$", r"\$")
+    text = str(text)
+    if len(text) > 40:   # a long name would squeeze the axes to nothing
+        text = text[:39] + "\u2026"
+    return text.replace("$", r"\$")
 
 
 def model_colours(models: Sequence[str]) -> dict[str, str]:
@@ -113,7 +116,8 @@ def _finite(value: Any) -> bool:
     return isinstance(value, (int, float)) and math.isfinite(value)
 
 
-def _is_overall(curve) -> bool:
+def is_overall(curve) -> bool:
+    """Whether ``curve`` is the all-worlds curve (the analysis names it ``all``)."""
     return curve.world in (None, "", "overall", "all", "*")
 
 
@@ -132,7 +136,7 @@ def _draw_curve(axes, curve, colour: str) -> None:
     verdict = getattr(curve, "verdict", None) or ""
     slope = getattr(curve, "slope", None)
     note = verdict + (f" (slope {slope:.3g})" if _finite(slope) else "")
-    axes.set_title(_label(f"{curve.world if not _is_overall(curve) else 'overall'}: {note}"),
+    axes.set_title(_label(f"{curve.world if not is_overall(curve) else 'overall'}: {note}"),
                    fontsize=8)
     axes.set_ylim(-0.05, 1.05)
     xs = [p[0] for p in points] + [b[0] for b in band]
@@ -152,7 +156,7 @@ def scaling_png(curves: Sequence[Any], measure: str, *, columns: int = 4,
     """Small multiples of score against ``measure``: the overall curve first, then one panel
     per world (at most ``max_panels``). A curve has ``world``, ``points`` [(x, score)],
     ``band`` [(x, mean, low, high)], ``slope`` and ``verdict``."""
-    ordered = sorted(curves, key=lambda c: (not _is_overall(c), str(c.world)))[:max_panels]
+    ordered = sorted(curves, key=lambda c: (not is_overall(c), str(c.world)))[:max_panels]
     panels = max(1, len(ordered))
     columns = max(1, min(columns, panels))
     rows = math.ceil(panels / columns)
@@ -162,7 +166,7 @@ def scaling_png(curves: Sequence[Any], measure: str, *, columns: int = 4,
         if k >= len(ordered):
             axes.set_visible(False)
             continue
-        _draw_curve(axes, ordered[k], "#333333" if _is_overall(ordered[k]) else _PALETTE[0])
+        _draw_curve(axes, ordered[k], "#333333" if is_overall(ordered[k]) else _PALETTE[0])
         if k % columns == 0:
             axes.set_ylabel("score")
     figure.supxlabel(MEASURE_LABELS.get(measure, measure), fontsize=9)

@@ -100,12 +100,16 @@ def read_phases(events: Sequence[Any]) -> list[PhaseView]:
     return phases
 
 
+def has_transcript(episode: Any) -> bool:
+    return episode.transcript is not None and Path(episode.transcript).is_file()
+
+
 def select_episodes(episodes: Sequence[Any], limit: int) -> list[Any]:
     """Up to ``limit`` episodes with a transcript, taking models in turn so each is shown."""
     by_model: dict[str, list[Any]] = {}
     for episode in sorted(episodes, key=lambda e: (str(e.model), str(e.task), e.seed or 0,
-                                                   e.repeat or 0, e.job_id)):
-        if episode.transcript is not None:
+                                                   e.repeat or 0, str(e.job_id))):
+        if has_transcript(episode):
             by_model.setdefault(str(episode.model), []).append(episode)
     chosen: list[Any] = []
     queues = [list(v) for _, v in sorted(by_model.items())]
@@ -368,6 +372,7 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
     if error:
         body.append(tag("div", "error: ", tag("code", _clip(error, limits)), class_="bad"))
     path = Path(episode.transcript)
+    body.append(tag("div", f"transcript {path.name}", class_="meta"))
     try:
         transcript = read_transcript(path)
     except (OSError, TranscriptError, UnicodeDecodeError) as exc:
@@ -392,7 +397,7 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
 def render_viewer(episodes: Sequence[Any], limits: ViewerLimits) -> Markup:
     """The viewer section: the chosen episodes and a note of what was left out."""
     chosen = select_episodes(episodes, limits.max_transcripts)
-    with_transcript = sum(1 for e in episodes if e.transcript is not None)
+    with_transcript = sum(1 for e in episodes if has_transcript(e))
     notes = [f"{len(chosen)} of {len(episodes)} episodes shown"]
     if with_transcript > len(chosen):
         notes.append(f"{with_transcript - len(chosen)} transcripts left out "

@@ -1,0 +1,110 @@
+"""The report of a real random + oracle run: numbers equal the store's, nothing to fetch,
+every image decodes; the command writes the file."""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import io
+import re
+from collections import defaultdict
+
+from PIL import Image
+
+from llm_eval.report import ViewerLimits, add_report_parser, build_report
+from llm_eval.report.page import TITLE
+from llm_eval.runstore import RunStore
+
+CELL = re.compile(r'<td class="num" data-mean="([0-9.]+)" data-n="(\d+)" '
+                  r'data-model="([^"]*)" data-family="([^"]*)">')
+
+
+def store_means(run_dir) -> dict[tuple[str, str], tuple[float, int]]:
+    scores = defaultdict(list)
+    with RunStore(run_dir / "run.sqlite") as store:
+        (run,) = store.runs()
+        for row in store.jobs(run["id"], "done"):
+            model, family = row.settings["model"], row.settings["family"]
+            scores[(model, family)].append(row.score)
+            scores[(model, "overall")].append(row.score)
+    return {k: (sum(v) / len(v), len(v)) for k, v in scores.items()}
+
+
+def test_the_leaderboard_equals_the_store_and_the_page_is_self_contained(random_oracle_run,
+                                                                         tmp_path):
+    out = build_report([random_oracle_run], tmp_path / "report.html",
+                       limits=ViewerLimits(max_transcripts=4))
+    html = out.read_text(encoding="utf-8")
+    cells = {(m, f): (float(mean), int(n)) for mean, n, m, f in CELL.findall(html)}
+    expected = store_means(random_oracle_run)
+    assert set(cells) == set(expected)   # 2 models x (3 families + overall)
+    for key, (mean, n) in expected.items():
+        assert abs(cells[key][0] - mean) < 1e-6 and cells[key][1] == n, key
+    assert expected[("oracle", "overall")][0] > 0.9 and expected[("random", "mfp")][0] < 0.5
+
+    # nothing to fetch: no URL, no script; every image is an inline PNG that decodes
+    assert not re.search(r"https?://", html) and "<script" not in html.lower()
+    assert not re.search(r'(?:src|href)="(?!data:image/png;base64,|#)', html)
+    uris = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', html)
+    assert len(uris) >= 5
+    for data in set(uris):
+        Image.open(io.BytesIO(base64.b64decode(data))).load()
+    assert html.count("<figure><img") >= 2   # the family plot and the behaviour plot
+
+    # the sections, and the scaling plots skipped for lack of usage
+    assert f"<title>{TITLE}</title>" in html
+    for anchor in ("runs", "leaderboard", "tasks", "scaling", "knobs", "behaviour", "viewer"):
+        assert f'id="{anchor}"' in html
+    assert "skipped, no finished episode records it" in html
+    assert "4 of 12 episodes shown" in html and "8 transcripts left out" in html
+    for task in ("warehouse-mfp", "easel-cd", "easel-planning"):
+        assert f"<th>{task}</th>" in html
+
+
+def test_the_command_writes_the_report(random_oracle_run, tmp_path, capsys):
+    parser = argparse.ArgumentParser(prog="llm-eval")
+    add_report_parser(parser.add_subparsers(dest="command"))
+    out = tmp_path / "r.html"
+    args = parser.parse_args(["report", str(random_oracle_run), "-o", str(out),
+                              "--max-transcripts", "1", "--max-steps", "5"])
+    assert args.handler(args) == 0
+    assert f"report: {out}" in capsys.readouterr().out
+    assert "1 of 12 episodes shown" in out.read_text(encoding="utf-8")
+    args = parser.parse_args(["report", str(tmp_path / "missing"), "-o", str(out)])
+    assert args.handler(args) == 2
+    assert "not a run directory" in capsys.readouterr().err
+
+
+class _Job:
+    def __init__(self, job_id: str, settings: dict) -> None:
+        self.id, self.settings = job_id, settings
+
+
+def test_scaling_and_a_knob_that_changed_nothing(tmp_path):
+    """Store rows of an LLM sweep over reasoning effort whose reasoning tokens did not move:
+    the scaling curves are drawn with their verdict counts, the knob gets a warning."""
+    run_dir = tmp_path / "llm"
+    jobs = []
+    for world in ("warehouse", "easel"):
+        for effort in ("low", "high"):
+            for seed in range(1, 5):
+                settings = {"v": 1, "model": "openai/gpt-x", "world": world, "family": "mfp",
+                            "task": f"{world}-mfp", "seed": seed, "repeat": 0,
+                            "reasoning_effort": effort}
+                jobs.append(_Job(f"{world}{effort}{seed}", settings))
+    with RunStore(run_dir / "run.sqlite") as store:
+        store.add_run("r", "r", {})
+        store.add_jobs("r", jobs)
+        for i, job in enumerate(jobs):
+            store.start("r", job.id, f"transcripts/{job.id}.jsonl")
+            tokens = 1000 * (1 + i % 4)
+            store.finish("r", job.id, score=(i % 4) / 3, raw_reward=0.0, cost_usd=tokens / 1e6,
+                         usage={"calls": 4, "input_tokens": tokens, "output_tokens": 100,
+                                "reasoning_tokens": 64})
+    html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert html.count('class="trend"') == 3   # tokens, reasoning tokens, cost
+    assert 'data-measure="total_tokens" data-helps="2" data-flat="0" data-hurts="0"' in html
+    assert "How a world&#x27;s verdict is decided" in html
+    assert '<div class="warn" data-knob="reasoning_effort">' in html
+    assert "did not change what the provider did (reasoning_tokens)" in html
+    assert "16 episodes have no transcript" in html
