@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import sys
 import time
 from dataclasses import dataclass, field
@@ -82,41 +81,36 @@ def run_demo(out: str | Path, *, worlds=DEMO_WORLDS, seeds=DEMO_SEEDS,
     return result
 
 
-def score_table(rows) -> str:
-    """Mean score per model and family (with its standard error and the number of scored
-    episodes), then per model over all families; jobs not done are counted apart."""
-    groups: dict[tuple[str, str], list[float]] = {}
-    not_done: dict[str, int] = {}
-    for row in rows:
-        model = row.settings["model"]
-        if row.status != "done":
-            not_done[model] = not_done.get(model, 0) + 1
-            continue
-        groups.setdefault((model, row.settings["family"]), []).append(row.score)
-        groups.setdefault((model, "all"), []).append(row.score)
-    models = list(dict.fromkeys(m for m, _ in groups))
-    columns = [f for f in (*FAMILIES, "all") if any((m, f) in groups for m in models)]
-    header = ["model", *columns, "not done"]
-    lines = [header]
+def score_table(out: str | Path) -> str:
+    """Mean score per model and family, then per model over all families, each with its 95%
+    confidence interval clustered by world (``llm_eval.analysis``; none for a single
+    episode); then the number of scored episodes and of jobs not done."""
+    from .analysis.data import load_episodes
+    from .analysis.stats import aggregate
+
+    episodes = load_episodes([out])
+    cells = {row.key: row for row in aggregate(episodes, ("model", "family"))}
+    overall = {row.key[0]: row for row in aggregate(episodes, ("model",))}
+    models = list(dict.fromkeys(e.model for e in episodes))
+    columns = [f for f in FAMILIES if any((m, f) in cells for m in models)]
+    lines = [["model", *columns, "all", "scored", "not done"]]
     for model in models:
-        cells = [model]
-        for family in columns:
-            scores = groups.get((model, family))
-            cells.append(_cell(scores) if scores else "-")
-        cells.append(str(not_done.get(model, 0)))
-        lines.append(cells)
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    text = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w)
-                      in enumerate(zip(line, widths))) for line in lines]
-    return "\n".join(text)
+        row = overall[model]
+        lines.append([model, *(_cell(cells.get((model, f))) for f in columns), _cell(row),
+                      str(row.n_done), str(row.n_infra_error + row.n_failed + row.n_unfinished)])
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return "\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
+                               for i, (c, w) in enumerate(zip(line, widths))).rstrip()
+                     for line in lines)
 
 
-def _cell(scores: list[float]) -> str:
-    mean = statistics.fmean(scores)
-    if len(scores) < 2:
-        return f"{mean:.3f} (n={len(scores)})"
-    se = statistics.stdev(scores) / math.sqrt(len(scores))
-    return f"{mean:.3f} ±{se:.3f} (n={len(scores)})"
+def _cell(row) -> str:
+    if row is None or row.estimate is None:
+        return "-"
+    e = row.estimate
+    if math.isnan(e.ci_low):
+        return f"{e.mean:.3f}"
+    return f"{e.mean:.3f} [{e.ci_low:.2f}, {e.ci_high:.2f}]"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -133,8 +127,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     print()
-    print("mean score per model and family (± standard error, n episodes):")
-    print(score_table(result.rows))
+    print("mean score per model and family [95% interval, clustered by world]:")
+    print(score_table(out))
     print()
     print(f"ran {result.executed} jobs ({result.skipped} already done) in "
           f"{result.seconds:.1f} s")

@@ -69,3 +69,5 @@ def test_the_readme_demo_output_is_current(tmp_path):
         [RUN_TIME.sub(" in _ s", line) for line in expected]
     assert (tmp_path / "llm-eval-demo" / "run.sqlite").is_file()
     assert len(list((tmp_path / "llm-eval-demo" / "transcripts").glob("*.jsonl"))) == 111
+    again = _run(command, cwd=tmp_path)   # the same directory again: nothing runs twice
+    assert any(line.startswith("ran 0 jobs (111 already done) in ") for line in again)
