@@ -89,7 +89,7 @@ def _fmt(value: float, signed: bool = False) -> str:
 def _p(value: float) -> str:
     if not math.isfinite(value):
         return "-"
-    return f"{value:.4f}" if value >= 0.0001 else f"{value:.1e}"
+    return f"{value:.4g}"
 
 
 def format_comparison(rows: Sequence[tuple[str, Comparison]], *, per: str = "family",
@@ -110,7 +110,7 @@ def format_comparison(rows: Sequence[tuple[str, Comparison]], *, per: str = "fam
     numeric = {1, 2, 3, 4, 6}
     lines = [f"A: {first.a_label}", f"B: {first.b_label}", ""]
     for line in table:
-        cells = [cell.rjust(w) if i in numeric and line is not header else cell.ljust(w)
+        cells = [cell.rjust(w) if i in numeric else cell.ljust(w)
                  for i, (cell, w) in enumerate(zip(line, widths))]
         lines.append("  ".join(cells).rstrip())
     last = rows[-1][1]

@@ -1,0 +1,156 @@
+"""Compute scaling: verdicts on synthetic curves, bands, the per-world summary, and knob checks
+that flag a knob which did not change what the provider did."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from analysis_fixtures import episode, usage, write_transcript
+
+from llm_eval.analysis import (AnalysisError, compute_of, knob_checks, scaling_curves,
+                               trend_summary)
+from llm_eval.analysis.scaling import MIN_PER_BIN, TREND_RULE
+
+TOKENS = [100, 300, 1000, 3000, 10000, 30000]
+
+
+def _world(name: str, score_of, seeds: int = 4) -> list:
+    """Episodes of one world at every compute level, ``score_of(level index, seed)``."""
+    return [episode(score_of(i, s), world=name, seed=s, model=f"m{i}",
+                    usage=usage(input_tokens=x, output_tokens=0, reasoning_tokens=x // 10),
+                    cost=x / 1e6)
+            for i, x in enumerate(TOKENS) for s in range(seeds)]
+
+
+def _rising(i, s):
+    return 1.0 if i >= 3 else 0.0
+
+
+def _falling(i, s):
+    return 1.0 - _rising(i, s)
+
+
+def _level(i, s):
+    return [0.0, 1.0, 0.5, 0.5][s]
+
+
+def test_compute_of_each_measure_and_an_unknown_one():
+    e = episode(usage=usage(1000, 200, 50), cost=0.01)
+    assert compute_of(e, "total_tokens") == 1200
+    assert compute_of(e, "reasoning_tokens") == 50
+    assert compute_of(e, "cost_usd") == 0.01
+    assert compute_of(episode(), "total_tokens") is None
+    with pytest.raises(AnalysisError, match="unknown compute measure 'tokens'"):
+        compute_of(e, "tokens")
+
+
+def test_verdicts_on_synthetic_curves():
+    episodes = (_world("up", _rising) + _world("down", _falling) + _world("level", _level)
+                + _world("tiny", _rising)[:2])
+    curves = scaling_curves(episodes, "total_tokens")
+    assert [c.world for c in curves] == ["all", "down", "level", "tiny", "up"]
+    by_world = {c.world: c for c in curves}
+    up, down, level = by_world["up"], by_world["down"], by_world["level"]
+    assert up.verdict == "helps" and up.slope > 0 and up.slope_low > 0
+    assert up.effect == pytest.approx(up.slope * math.log10(30000 / 100))
+    assert down.verdict == "hurts" and down.slope < 0 and down.slope_high < 0
+    assert level.verdict == "flat" and level.slope == pytest.approx(0.0, abs=1e-12)
+    assert by_world["tiny"].verdict == "unknown" and math.isnan(by_world["tiny"].slope)
+    assert trend_summary(curves) == {"helps": 1, "flat": 1, "hurts": 1, "unknown": 1}
+    assert "0.05" in TREND_RULE
+
+
+def test_a_constant_score_is_flat_and_a_single_compute_value_unknown():
+    constant = [episode(1.0, seed=s, usage=usage(input_tokens=10 ** (s % 4 + 2)))
+                for s in range(12)]
+    (overall, world) = scaling_curves(constant, "total_tokens")
+    assert world.verdict == "flat" and world.slope == pytest.approx(0.0, abs=1e-12)
+    same = [episode(float(s % 2), seed=s, usage=usage()) for s in range(6)]
+    assert scaling_curves(same, "total_tokens")[1].verdict == "unknown"
+
+
+def test_a_small_rise_is_flat_however_certain():
+    # slope certainly positive, but the score moves 0.02 over the range: below MIN_EFFECT
+    small = _world("w", lambda i, s: 0.5 + 0.004 * i)
+    (_, world) = scaling_curves(small, "total_tokens")
+    assert world.slope_low > 0 and world.effect < 0.05 and world.verdict == "flat"
+
+
+def test_points_band_and_exclusions():
+    episodes = _world("up", _rising) + [episode(1.0, world="up", seed=9),
+                                        episode(status="infra_error", world="up", seed=8,
+                                                usage=usage())]
+    (overall, up) = scaling_curves(episodes, "cost_usd")
+    assert up.points == sorted(up.points) and len(up.points) == 24
+    assert up.n_excluded == 1           # done without usage; the infra error is not counted
+    assert len(up.band) == min(8, 24 // MIN_PER_BIN)
+    xs = [b[0] for b in up.band]
+    assert xs == sorted(xs)
+    for x, mean, low, high in up.band:
+        assert low <= mean <= high
+    assert up.band[0][1] == 0.0 and up.band[-1][1] == 1.0
+    assert overall.world == "all" and overall.measure == "cost_usd"
+
+
+def test_random_and_oracle_give_no_curve():
+    assert scaling_curves([episode(1.0), episode(0.0, seed=2)], "total_tokens") == []
+
+
+# -- knob checks -------------------------------------------------------------------------------
+
+def _effort(value: str, reasoning: list[int], model: str = "openai/x") -> list:
+    return [episode(1.0, seed=s, model=model, reasoning_effort=value,
+                    usage=usage(reasoning_tokens=r * 10, calls=10))
+            for s, r in enumerate(reasoning)]
+
+
+def test_identical_reasoning_tokens_are_flagged_as_not_changed():
+    episodes = _effort("low", [0] * 6) + _effort("high", [0] * 6)
+    (check,) = knob_checks(episodes)
+    assert (check.knob, check.metric, check.model) == \
+        ("reasoning_effort", "reasoning_tokens", "openai/x")
+    assert check.values == ("low", "high") and check.changed is False
+    assert "identical" in check.detail and "median 0 at low, 0 at high" in check.detail
+
+
+def test_clearly_different_reasoning_tokens_are_changed():
+    episodes = (_effort("low", [10, 12, 9, 15, 11, 8]) + _effort("high", [800, 650, 900, 720,
+                                                                         880, 700]))
+    (check,) = knob_checks(episodes)
+    assert check.changed is True and check.p_value < 0.05
+    assert "median 10.5 at low, 760 at high" in check.detail
+
+
+def test_overlapping_distributions_are_not_changed():
+    episodes = _effort("low", [10, 50, 30, 70, 20, 60]) + _effort("high", [15, 55, 35, 65, 25,
+                                                                          45])
+    (check,) = knob_checks(episodes)
+    assert check.changed is False and check.p_value > 0.05 and "do not differ" in check.detail
+
+
+def test_too_few_episodes_are_said_so():
+    (check,) = knob_checks(_effort("low", [1, 2]) + _effort("high", [900, 950]))
+    assert check.changed is False and "too few episodes (4)" in check.detail
+
+
+def test_knobs_are_checked_per_model_and_in_their_order():
+    episodes = (_effort("high", [0] * 5) + _effort("minimal", [0] * 5)
+                + _effort(None, [0] * 5) + _effort("low", [1] * 5, model="other/y")
+                + _effort("low", [9] * 5, model="solo/z"))
+    checks = knob_checks(episodes)
+    assert [(c.model, c.values) for c in checks] == [("openai/x", (None, "minimal", "high"))]
+
+
+def test_the_interaction_step_budget_is_checked_on_actions(tmp_path):
+    episodes = []
+    for budget, length in ((5, 5), (20, 20)):
+        for seed in range(5):
+            actions = [("interaction", "noop", True)] * length
+            path = write_transcript(tmp_path / f"{budget}-{seed}.jsonl", actions)
+            episodes.append(episode(0.0, seed=seed, model="random", interaction_steps=budget,
+                                    transcript=path))
+    (check,) = knob_checks(episodes)
+    assert (check.knob, check.metric, check.values, check.changed) == \
+        ("interaction_steps", "actions", (5, 20), True)
+    assert "median 5 at 5, 20 at 20" in check.detail
