@@ -105,19 +105,30 @@ def has_transcript(episode: Any) -> bool:
 
 
 def select_episodes(episodes: Sequence[Any], limit: int) -> list[Any]:
-    """Up to ``limit`` episodes with a transcript, taking models in turn so each is shown."""
+    """Up to ``limit`` episodes with a transcript: models take turns, and within a model every
+    task is shown once before any task is shown twice. Ordered by model, task, seed."""
+    def order(e: Any) -> tuple:
+        return (str(e.task), e.seed or 0, e.repeat or 0, str(e.job_id))
+
     by_model: dict[str, list[Any]] = {}
-    for episode in sorted(episodes, key=lambda e: (str(e.model), str(e.task), e.seed or 0,
-                                                   e.repeat or 0, str(e.job_id))):
+    for episode in sorted(episodes, key=order):
         if has_transcript(episode):
             by_model.setdefault(str(episode.model), []).append(episode)
+    queues = []
+    for _, members in sorted(by_model.items()):
+        seen: dict[str, int] = {}
+        ranked = []
+        for episode in members:   # the k-th episode of its task goes in round k
+            rank = seen.get(str(episode.task), 0)
+            seen[str(episode.task)] = rank + 1
+            ranked.append((rank, order(episode), episode))
+        queues.append([e for _, _, e in sorted(ranked, key=lambda r: (r[0], r[1]))])
     chosen: list[Any] = []
-    queues = [list(v) for _, v in sorted(by_model.items())]
     while len(chosen) < limit and any(queues):
         for queue in queues:
             if queue and len(chosen) < limit:
                 chosen.append(queue.pop(0))
-    return chosen
+    return sorted(chosen, key=lambda e: (str(e.model), *order(e)))
 
 
 # -- frames ----------------------------------------------------------------------------------
