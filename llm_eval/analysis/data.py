@@ -1,9 +1,10 @@
 """Episodes as the analysis sees them: one job of a run, read from a run directory's store.
 
-``load_episodes(run_dirs)`` opens ``run.sqlite`` in each directory and returns one
-``Episode`` per job of every run stored there, in store order. An
-``Episode`` keeps the job's settings, status, score, usage and cost, and the absolute path
-of its transcript; its properties name the settings the analysis groups by.
+``load_episodes(run_dirs)`` opens ``run.sqlite`` in each directory and returns one ``Episode``
+per job of every run stored there, in store order. An ``Episode`` keeps the job's settings,
+status, score, usage and cost, and the absolute path of its transcript; its properties name
+the settings the analysis groups by. Only ``done`` episodes have a score; ``infra_error``
+ones (retries exhausted) are never scored and are counted apart.
 
 A directory given twice is read once. A path that is not a run directory (no ``run.sqlite``,
 or a file that is not a run store) is an ``AnalysisError`` naming it.

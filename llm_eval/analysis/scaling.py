@@ -45,9 +45,9 @@ import numpy as np
 from .data import AnalysisError, Episode
 from .stats import estimate, natural_key, setting_label
 
-__all__ = ["MEASURES", "TREND_RULE", "MIN_EFFECT", "MIN_POINTS", "BAND_BINS", "MIN_PER_BIN", "OVERALL",
-           "KNOB_METRICS", "ALPHA", "N_PERM", "Curve", "compute_of", "scaling_curves",
-           "trend_summary", "KnobCheck", "knob_checks"]
+__all__ = ["MEASURES", "TREND_RULE", "MIN_EFFECT", "MIN_POINTS", "BAND_BINS", "MIN_PER_BIN",
+           "OVERALL", "KNOB_METRICS", "ALPHA", "N_PERM", "Curve", "compute_of",
+           "scaling_curves", "trend_summary", "KnobCheck", "knob_checks"]
 
 MEASURES = ("total_tokens", "reasoning_tokens", "cost_usd")
 OVERALL = "all"
@@ -275,9 +275,10 @@ def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
             f"{' per call' if metric != 'actions' else ' in the interaction phase'}")
     sample = [x for v in values for x in groups[v]]
     if len(set(sample)) == 1:
+        actor = "agent" if metric == "actions" else "provider"
         return KnobCheck(knob, values, metric, False,
                          f"{what}: median {medians}; identical everywhere, so the setting "
-                         "did not change what the provider did", model, 1.0)
+                         f"did not change what the {actor} did", model, 1.0)
     p_value = _permutation_p([groups[v] for v in values], seed)
     if p_value < ALPHA:
         verdict = f"the distributions differ (permutation p={p_value:.3g})"
@@ -285,7 +286,7 @@ def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
         verdict = (f"too few episodes ({len(sample)}) for a test to show a difference "
                    f"(p={p_value:.3g}); not shown to change")
     else:
-        verdict = f"the distributions do not differ (permutation p={p_value:.3g})"
+        verdict = f"no difference shown (permutation p={p_value:.3g})"
     return KnobCheck(knob, values, metric, p_value < ALPHA, f"{what}: median {medians}; "
                      f"{verdict}", model, p_value)
 

@@ -12,9 +12,10 @@ from llm_eval.analysis.behaviour import lcs_length
 from llm_eval.transcripts import read_transcript
 
 PLAY = "interaction"
-ACTIONS = [(PLAY, "click 1 2", True), (PLAY, "left", True), (PLAY, "noop", True), (PLAY, "reset", True),
-           (PLAY, "click 1 2", True), (PLAY, "up", True), (PLAY, "left", True), (PLAY, "jump", False),
-           (PLAY, "reset", True), (PLAY, "reset", True), (PLAY, "go-to-test", True),
+ACTIONS = [(PLAY, "click 1 2", True), (PLAY, "left", True), (PLAY, "noop", True),
+           (PLAY, "reset", True), (PLAY, "click 1 2", True), (PLAY, "up", True),
+           (PLAY, "left", True), (PLAY, "jump", False), (PLAY, "reset", True),
+           (PLAY, "reset", True), (PLAY, "go-to-test", True),
            ("mfp", "choose 9", False), ("mfp", "choose 2", True)]
 
 
@@ -51,8 +52,8 @@ def test_behaviour_of_a_transcript_written_by_hand(tmp_path):
 
 
 def test_without_resets_or_score_there_is_no_ratio_and_no_coverage(tmp_path):
-    path = write_transcript(tmp_path / "t.jsonl", [(PLAY, "noop", True), (PLAY, "go-to-test", True)],
-                            coverage=None)
+    actions = [(PLAY, "noop", True), (PLAY, "go-to-test", True)]
+    path = write_transcript(tmp_path / "t.jsonl", actions, coverage=None)
     b = behaviour_of(path)
     assert b.lcs_ratios == [] and b.lcs_mean is None and b.coverage is None
     assert b.reset_share == 0.0 and b.invalid_rate == 0.0 and b.actions == 2
