@@ -7,7 +7,8 @@
   ``--a KEY=VALUE`` keeps only arm A's episodes whose setting KEY has VALUE (repeatable: all
   must hold; ``none`` is an unset setting), ``--b`` the same for arm B, e.g. ``--a
   prompt=default --b prompt=reflective`` or ``--a model=random --b model=oracle`` inside one
-  run. ``--by KEY`` splits one run by a setting with exactly two values (the lower is A).
+  run. ``--by KEY`` splits one run by a setting with exactly two values (A is the first in
+  sort order: numbers ascending, then words alphabetically).
 - Pairs. Done episodes are paired on ``--match`` (default: world family seed repeat);
   infrastructure errors never score and are counted apart.
 - Output. An aligned table with one row per value of ``--per`` (default family) and an
