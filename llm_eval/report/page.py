@@ -50,7 +50,8 @@ flex:none}
 img.sent{max-width:320px;border:1px solid #ccc}img.plot{max-width:100%}
 .call{border-left:3px solid #c8d6ec;padding-left:.5em;margin:.3em 0}
 .gap{color:#666;font-style:italic;padding:.4em 0}
-figure.goal{margin:.3em 0}
+figure.goal{margin:.3em 0}.options figure{display:inline-block;margin:.2em .6em .2em 0;
+text-align:center;font-size:.8em}img.option{image-rendering:pixelated;border:1px solid #ccc}
 """
 
 

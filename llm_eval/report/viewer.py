@@ -196,6 +196,34 @@ def _goal_img(observation: dict[str, Any], limits: ViewerLimits) -> Markup:
                                  f"{planning.get('horizon')}"), class_="goal")
 
 
+def _mfp_options(observation: dict[str, Any], limits: ViewerLimits) -> Markup:
+    """The six candidate patches of a masked-frame task, each drawn on its own (cells outside
+    a non-square patch hatched)."""
+    view = observation.get("mfp")
+    options = view.get("options") if isinstance(view, dict) else None
+    if not isinstance(options, list) or not options:
+        return Markup("")
+    figures = []
+    for k, patch in enumerate(options[:12]):
+        uri = None
+        if isinstance(patch, list) and patch and all(isinstance(r, list) for r in patch):
+            side = max(len(patch), max(len(r) for r in patch))
+            rows = [[str(r[x]) if x < len(r) else "black" for x in range(side)]
+                    for r in patch] + [["black"] * side for _ in range(side - len(patch))]
+            outside = [(x, y) for y in range(side) for x in range(side)
+                       if y >= len(patch) or x >= len(patch[y])]
+            uri = frame_png(rows, observation.get("background"), masked=outside,
+                            limits=limits)
+        image = tag("img", src=uri, alt=f"option {k}", class_="option") if uri \
+            else tag("span", "(not drawable)")
+        figures.append(tag("figure", image, tag("figcaption", f"option {k}")))
+    view_mask = view.get("mask") if isinstance(view.get("mask"), dict) else {}
+    where = ", ".join(f"{key} {view_mask.get(key)}" for key in ("x", "y", "width", "height"))
+    return tag("div", tag("div", f"candidate patches for the hidden rectangle ({where}); "
+                                 f"{len(view.get('frames') or [])} recorded frames",
+                          class_="meta"), *figures, class_="options")
+
+
 # -- text ------------------------------------------------------------------------------------
 
 def _clip(text: Any, limits: ViewerLimits) -> str:
@@ -359,6 +387,8 @@ def _phase(phase: PhaseView, images_dir: Path, limits: ViewerLimits) -> Markup:
     first = next((s.observation for s in steps if isinstance(s.observation, dict)), None)
     if phase.name == "planning" and first is not None:
         goal = _goal_img(first, limits)
+    elif phase.name == "mfp" and first is not None:
+        goal = _mfp_options(first, limits)
     return tag("details", tag("summary", summary), goal,
                tag("ul", *items, class_="steps"), class_="phase")
 
