@@ -18,7 +18,7 @@ from typing import Any
 
 from . import plots
 from .markup import Markup, join, png_uri, tag
-from .viewer import ViewerLimits, render_viewer
+from .viewer import ViewerLimits, has_transcript, render_viewer
 
 __all__ = ["build_report", "render_report", "FAMILIES", "TITLE"]
 
@@ -240,9 +240,15 @@ def _scaling_section(episodes: Sequence[Any]) -> Markup:
 
 def _knob_section(episodes: Sequence[Any]) -> Markup:
     from ..analysis.scaling import knob_checks
+    from ..transcripts import TranscriptError
 
-    checks = list(knob_checks(episodes))
     parts: list[object] = [tag("h2", "Knob checks", id="knobs")]
+    try:
+        checks = list(knob_checks(episodes))
+    except (TranscriptError, OSError, UnicodeDecodeError) as exc:   # the step-budget check
+        parts.append(tag("div", f"The knob checks need every transcript, and one could not "
+                                f"be read: {exc}", class_="warn"))
+        return join(parts)
     if not checks:
         parts.append(tag("p", "No budget knob varies across these runs, so there is nothing "
                               "to check.", class_="note"))
@@ -275,18 +281,24 @@ def _values(values: Any) -> str:
 
 
 def _behaviour_section(episodes: Sequence[Any]) -> Markup:
-    from ..analysis.behaviour import behaviour_table
+    from ..analysis.behaviour import behaviour_of
+    from ..transcripts import TranscriptError
 
-    table = behaviour_table(episodes)
-    rows_in = list(table.values()) if isinstance(table, Mapping) else list(table)
-    model_of = {e.job_id: str(e.model) for e in episodes}
     measures = [m for m, _ in plots.BEHAVIOUR_MEASURES]
     values: dict[str, dict[str, list[float]]] = {}
     resets: dict[str, list[float]] = {}
-    for behaviour in rows_in:
-        model = model_of.get(behaviour.job_id)
-        if model is None:
+    counts: dict[str, int] = {}
+    unreadable: list[str] = []
+    for episode in episodes:   # as behaviour_table, one transcript at a time: a bad one is
+        if episode.status != "done" or not has_transcript(episode):   # reported, not fatal
             continue
+        try:
+            behaviour = behaviour_of(episode.transcript)
+        except (TranscriptError, OSError, UnicodeDecodeError) as exc:
+            unreadable.append(f"{episode.job_id}: {exc}")
+            continue
+        model = str(episode.model)
+        counts[model] = counts.get(model, 0) + 1
         per = values.setdefault(model, {m: [] for m in measures})
         for m in measures:
             value = getattr(behaviour, m, None)
@@ -295,6 +307,10 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
         if _finite(getattr(behaviour, "resets", None)):
             resets.setdefault(model, []).append(float(behaviour.resets))
     parts: list[object] = [tag("h2", "Behaviour", id="behaviour")]
+    if unreadable:
+        parts.append(tag("div", f"{len(unreadable)} transcript(s) could not be read and are "
+                                f"left out: " + "; ".join(unreadable[:5])
+                                + (" ..." if len(unreadable) > 5 else ""), class_="warn"))
     if not values:
         parts.append(tag("p", "No transcript could be measured.", class_="note"))
         return join(parts)
@@ -305,8 +321,7 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
     for model in models:
         per = values[model]
         cells = [tag("td", _mean_text(per[m]), class_="num") for m in measures]
-        count = sum(1 for b in rows_in if model_of.get(b.job_id) == model)
-        rows.append(tag("tr", tag("th", model), tag("td", count, class_="num"),
+        rows.append(tag("tr", tag("th", model), tag("td", counts[model], class_="num"),
                         tag("td", _mean_text(resets.get(model, [])), class_="num"), *cells))
     parts.append(tag("table", header, *rows))
     parts.append(tag("p", "Per episode: the share of actions that are resets (published: "

@@ -21,7 +21,7 @@ from typing import Any
 
 from .markup import Markup, join, png_uri, tag
 
-__all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes",
+__all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes", "has_transcript",
            "render_viewer", "render_episode", "frame_png"]
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
@@ -101,6 +101,7 @@ def read_phases(events: Sequence[Any]) -> list[PhaseView]:
 
 
 def has_transcript(episode: Any) -> bool:
+    """Whether the episode's transcript file exists (a failed job may name one never written)."""
     return episode.transcript is not None and Path(episode.transcript).is_file()
 
 

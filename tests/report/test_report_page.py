@@ -7,6 +7,7 @@ import argparse
 import base64
 import io
 import re
+import shutil
 from collections import defaultdict
 
 from PIL import Image
@@ -108,3 +109,28 @@ def test_scaling_and_a_knob_that_changed_nothing(tmp_path):
     assert '<div class="warn" data-knob="reasoning_effort">' in html
     assert "did not change what the provider did (reasoning_tokens)" in html
     assert "16 episodes have no transcript" in html
+
+
+def test_same_runs_same_bytes_and_a_torn_or_broken_transcript_is_reported(random_oracle_run,
+                                                                          tmp_path):
+    run_dir = tmp_path / "copy"
+    shutil.copytree(random_oracle_run, run_dir)
+    first = build_report([run_dir], tmp_path / "a.html").read_bytes()
+    assert first == build_report([run_dir], tmp_path / "b.html").read_bytes()
+
+    broken = sorted((run_dir / "transcripts").glob("*.jsonl"))[0]
+    broken.write_text('{"not": "an event"}\n' + broken.read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    html = build_report([run_dir], tmp_path / "c.html").read_text(encoding="utf-8")
+    assert "1 transcript(s) could not be read and are left out" in html
+    assert f"transcript {broken.name} could not be read" in html
+    assert "12 of 12 episodes shown" in html
+
+
+def test_the_command_refuses_a_directory_that_is_not_a_run(tmp_path, capsys):
+    parser = argparse.ArgumentParser(prog="llm-eval")
+    add_report_parser(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["report", str(tmp_path), "-o", str(tmp_path / "r.html")])
+    assert args.handler(args) == 2
+    assert "not a run directory" in capsys.readouterr().err
+    assert not (tmp_path / "r.html").exists()
