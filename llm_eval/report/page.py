@@ -12,7 +12,7 @@ Every piece of text reaches the page through ``markup.tag`` (escaped).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 

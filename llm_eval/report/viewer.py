@@ -19,13 +19,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .frames import frame_img, goal_figure, mfp_options
 from .markup import Markup, join, png_uri, tag
 
 __all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes", "has_transcript",
-           "render_viewer", "render_episode", "frame_png"]
+           "render_viewer", "render_episode"]
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
-MAX_GRID = 64
 
 
 @dataclass
@@ -38,7 +38,6 @@ class ViewerLimits:
     max_image_bytes: int = 8_000_000
     image_bytes: int = 0
     images_left_out: int = 0
-    _frames: dict = field(default_factory=dict, repr=False)
 
     def take_image(self, size: int) -> bool:
         """Whether an image of ``size`` bytes still fits the budget (and count it if so)."""
@@ -130,99 +129,6 @@ def select_episodes(episodes: Sequence[Any], limit: int) -> list[Any]:
             if queue and len(chosen) < limit:
                 chosen.append(queue.pop(0))
     return sorted(chosen, key=lambda e: (str(e.model), *order(e)))
-
-
-# -- frames ----------------------------------------------------------------------------------
-
-def _frame_of(rows: Any, background: Any):
-    from ..autumn import Frame
-
-    if not isinstance(rows, list) or not 0 < len(rows) <= MAX_GRID:
-        raise ValueError("not a grid")
-    if not all(isinstance(r, list) and len(r) == len(rows) for r in rows):
-        raise ValueError("not a square grid")
-    grid = tuple(tuple(str(c) for c in r) for r in rows)
-    return Frame(grid, str(background or "black"))
-
-
-def frame_png(rows: Any, background: Any = "black", *, masked: Any = (), goal: Any = (),
-              limits: ViewerLimits | None = None) -> str | None:
-    """A data URI of the frame's PNG, or None when the observation holds no drawable grid."""
-    from ..render import render_png
-
-    try:
-        frame = _frame_of(rows, background)
-        masked_cells = tuple((int(c[0]), int(c[1])) for c in masked or ())
-        goal_cells = tuple((int(c[0]), int(c[1])) for c in goal or ())
-    except (ValueError, TypeError, IndexError):
-        return None
-    key = (frame, masked_cells, goal_cells)
-    cache = limits._frames if limits is not None else {}
-    if key in cache:
-        return cache[key]
-    cell = max(8 if goal_cells else 4, min(14, 190 // frame.size))
-    try:
-        data = render_png(frame, cell_size=cell, masked=masked_cells, goal=goal_cells,
-                          metadata=False)
-    except Exception:   # a frame the renderer refuses (cells off the grid): shown as text
-        return None
-    uri = png_uri(data)
-    cache[key] = uri
-    return uri
-
-
-def _frame_img(observation: dict[str, Any], limits: ViewerLimits, alt: str) -> Markup:
-    uri = frame_png(observation.get("frame"), observation.get("background"),
-                    masked=observation.get("masked") or (), limits=limits)
-    if uri is None:
-        return tag("div", "(no frame to draw)", class_="noframe")
-    return tag("img", src=uri, alt=alt, class_="frame")
-
-
-def _goal_img(observation: dict[str, Any], limits: ViewerLimits) -> Markup:
-    planning = observation.get("planning")
-    if not isinstance(planning, dict):
-        return Markup("")
-    mask = planning.get("mask") or []
-    try:
-        goal_cells = [(x, y) for y, row in enumerate(mask) for x, m in enumerate(row) if m]
-    except TypeError:
-        goal_cells = []
-    uri = frame_png(planning.get("goal"), observation.get("background"), goal=goal_cells,
-                    limits=limits)
-    if uri is None:
-        return Markup("")
-    return tag("figure", tag("img", src=uri, alt="planning goal", class_="frame"),
-               tag("figcaption", f"goal (ringed cells must match), horizon "
-                                 f"{planning.get('horizon')}"), class_="goal")
-
-
-def _mfp_options(observation: dict[str, Any], limits: ViewerLimits) -> Markup:
-    """The six candidate patches of a masked-frame task, each drawn on its own (cells outside
-    a non-square patch hatched)."""
-    view = observation.get("mfp")
-    options = view.get("options") if isinstance(view, dict) else None
-    if not isinstance(options, list) or not options:
-        return Markup("")
-    figures = []
-    for k, patch in enumerate(options[:12]):
-        uri = None
-        if isinstance(patch, list) and patch and all(isinstance(r, list) for r in patch):
-            side = max(len(patch), max(len(r) for r in patch))
-            rows = [[str(r[x]) if x < len(r) else "black" for x in range(side)]
-                    for r in patch] + [["black"] * side for _ in range(side - len(patch))]
-            outside = [(x, y) for y in range(side) for x in range(side)
-                       if y >= len(patch) or x >= len(patch[y])]
-            uri = frame_png(rows, observation.get("background"), masked=outside,
-                            limits=limits)
-        image = tag("img", src=uri, alt=f"option {k}", class_="option") if uri \
-            else tag("span", "(not drawable)")
-        figures.append(tag("figure", image, tag("figcaption", f"option {k}")))
-    view_mask = view.get("mask") if isinstance(view.get("mask"), dict) else {}
-    where = ", ".join(f"{key} {view_mask.get(key)}" for key in ("x", "y", "width", "height"))
-    return tag("div", tag("div", f"candidate patches for the hidden rectangle ({where}); "
-                                 f"{len(view.get('frames') or [])} recorded frames",
-                          class_="meta"), *figures, class_="options")
 
 
 # -- text ------------------------------------------------------------------------------------
@@ -344,7 +250,7 @@ def _action(action: Any, limits: ViewerLimits) -> Markup:
 
 def _step(number: int, step: Step, images_dir: Path, limits: ViewerLimits) -> Markup:
     observation = step.observation if isinstance(step.observation, dict) else None
-    image = (_frame_img(observation, limits, f"frame at step {number}") if observation
+    image = (frame_img(observation, f"frame at step {number}") if observation
              else tag("div", "(no observation)", class_="noframe"))
     body = []
     if observation is not None:
@@ -387,9 +293,9 @@ def _phase(phase: PhaseView, images_dir: Path, limits: ViewerLimits) -> Markup:
     goal = Markup("")
     first = next((s.observation for s in steps if isinstance(s.observation, dict)), None)
     if phase.name == "planning" and first is not None:
-        goal = _goal_img(first, limits)
+        goal = goal_figure(first)
     elif phase.name == "mfp" and first is not None:
-        goal = _mfp_options(first, limits)
+        goal = mfp_options(first)
     return tag("details", tag("summary", summary), goal,
                tag("ul", *items, class_="steps"), class_="phase")
 

@@ -56,3 +56,14 @@ def test_model_calls_images_and_hostile_file_references(hostile_run):
     assert "root:" not in html
     assert "tokens in 1000, out 50, reasoning 10; cost $0.002000" in html
     assert "<script>" not in html and "<svg" not in html and "<img src=x" not in html
+
+
+def test_grids_that_cannot_be_drawn_give_no_image():
+    from llm_eval.report.frames import frame_png
+
+    square = [["black", "red"], ["blue", "black"]]
+    assert frame_png(square, "black").startswith("data:image/png;base64,")
+    assert frame_png(square, "black", masked=[[1, 1]]) != frame_png(square, "black")
+    for rows, masked in (([["black", "red"]], ()), ("not a grid", ()), ([], ()),
+                         ([["a"] * 65] * 65, ()), (square, [[5, 5]]), (square, [["x"]])):
+        assert frame_png(rows, "black", masked=masked) is None
