@@ -3,6 +3,7 @@
 - ``markup``: the only way text reaches the page (``tag`` escapes everything it is given);
 - ``plots``: family scores with CIs, compute-scaling small multiples, behaviour (PNG bytes);
 - ``viewer``: the transcript viewer (``<details>`` per episode, phase and step; no script);
+- ``frames``: the frames the agent saw, a planning goal, MFP candidate patches as PNG URIs;
 - ``page``: ``build_report`` / ``render_report``, the sections put together;
 - ``commands``: ``llm-eval report RUN_DIR... -o report.html``.
 """
