@@ -87,11 +87,11 @@ def _estimate_cell(row, **data: Any) -> Markup:
     if estimate is None:
         return tag("td", "no score", extra, class_="num", data_n=0,
                    **{f"data_{k}": v for k, v in data.items()})
-    half = (estimate.ci_high - estimate.ci_low) / 2 \
-        if _finite(estimate.ci_high) and _finite(estimate.ci_low) else None
-    text = _fmt(estimate.mean) + (f" \u00b1 {half:.3f}" if half is not None else "")
-    ci = tag("div", f"[{_fmt(estimate.ci_low)}, {_fmt(estimate.ci_high)}] n={estimate.n}",
-             class_="ci")
+    # the interval is a bootstrap one, not always symmetric: shown as is, not as mean +- x
+    worlds = getattr(estimate, "n_clusters", None)
+    ci = tag("div", f"[{_fmt(estimate.ci_low)}, {_fmt(estimate.ci_high)}] n={estimate.n}"
+                    + (f", {worlds} worlds" if worlds and worlds > 1 else ""), class_="ci")
+    text = _fmt(estimate.mean)
     return tag("td", text, ci, extra, class_="num", data_mean=f"{estimate.mean:.6f}",
                data_n=estimate.n, **{f"data_{k}": v for k, v in data.items()})
 
@@ -112,8 +112,10 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path]) -> Markup:
         tag("p", f"{len(episodes)} episodes in {len(runs)} run(s): {counts}. Models: "
                  f"{', '.join(models) or 'none'}."),
         tag("p", "Scores count only episodes that are done; infrastructure errors (retries "
-                 "exhausted) and failures are counted apart and never scored. Means come with "
-                 "95% confidence intervals.", class_="note")])
+                 "exhausted) and failures are counted apart and never scored. Each mean comes "
+                 "with its 95% interval [low, high]: a two-stage bootstrap clustered by world "
+                 "(llm_eval.analysis.stats), so worlds, not seeds, are the units of "
+                 "evidence; a single score has no interval (shown as -).", class_="note")])
 
 
 def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
