@@ -166,6 +166,50 @@ def _figure(image: bytes | None, caption: str) -> Markup:
                tag("figcaption", caption, class_="note"))
 
 
+MAX_UNSCORED_ROWS = 50
+
+
+def _store_error(episode: Any) -> str | None:
+    """The run store's error for an episode (the analysis's ``Episode`` does not carry it)."""
+    error = getattr(episode, "error", None)
+    if error is not None:
+        return str(error)
+    from ..runstore import STORE_FILE, RunStore, RunStoreError
+
+    try:
+        with RunStore(Path(episode.run_dir) / STORE_FILE) as store:
+            return store.job(episode.run_id, episode.job_id).error
+    except (RunStoreError, OSError):
+        return None
+
+
+def _unscored_section(episodes: Sequence[Any], limits: ViewerLimits) -> Markup:
+    """Every episode that is not done, with the error the run store kept (capped)."""
+    unscored = sorted((e for e in episodes if e.status != "done"),
+                      key=lambda e: (str(e.status), str(e.model), str(e.task), str(e.job_id)))
+    parts: list[object] = [tag("h2", "Not scored", id="unscored")]
+    if not unscored:
+        parts.append(tag("p", "Every episode is done.", class_="note"))
+        return join(parts)
+    rows = []
+    for episode in unscored[:MAX_UNSCORED_ROWS]:
+        error = _store_error(episode) or ""
+        if len(error) > limits.max_text_chars:
+            error = error[:limits.max_text_chars] + " ..."
+        rows.append(tag("tr", tag("td", tag("code", episode.job_id)), tag("td", episode.model),
+                        tag("td", episode.task), tag("td", episode.status, class_="bad"),
+                        tag("td", tag("code", error))))
+    parts.append(tag("table", tag("tr", tag("th", "job"), tag("th", "model"), tag("th", "task"),
+                                  tag("th", "status"), tag("th", "error")), *rows))
+    if len(unscored) > MAX_UNSCORED_ROWS:
+        parts.append(tag("p", f"{len(unscored) - MAX_UNSCORED_ROWS} more not shown.",
+                         class_="note"))
+    parts.append(tag("p", "Infrastructure errors and failures are rerun by llm-eval run "
+                          "--resume RUN_DIR; queued or running jobs were not finished.",
+                     class_="note"))
+    return join(parts)
+
+
 def _task_table(episodes: Sequence[Any]) -> Markup:
     from ..analysis.stats import aggregate
 
@@ -351,11 +395,13 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
     leaderboard, family_plot = _leaderboard(episodes)
     body = [tag("h1", TITLE),
             tag("nav", join([tag("a", name, href=f"#{anchor}") for anchor, name in (
-                ("runs", "runs"), ("leaderboard", "leaderboard"), ("tasks", "per task"),
+                ("runs", "runs"), ("leaderboard", "leaderboard"), ("unscored", "not scored"),
+                ("tasks", "per task"),
                 ("scaling", "compute scaling"), ("knobs", "knob checks"),
                 ("behaviour", "behaviour"), ("viewer", "transcripts"))], " | ")),
             _runs_section(episodes, [Path(d) for d in run_dirs]),
             leaderboard, family_plot,
+            _unscored_section(episodes, limits),
             _task_table(episodes),
             _scaling_section(episodes),
             _knob_section(episodes),

@@ -22,8 +22,8 @@ from typing import Any
 from .frames import frame_img, goal_figure, mfp_options
 from .markup import Markup, join, png_uri, tag
 
-__all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes", "has_transcript",
-           "render_viewer", "render_episode"]
+__all__ = ["ViewerLimits", "Step", "PhaseView", "read_phases", "select_episodes",
+           "has_transcript", "render_viewer", "render_episode"]
 
 _SHA256 = re.compile(r"^[0-9a-f]{64}$")
 
@@ -104,11 +104,18 @@ def has_transcript(episode: Any) -> bool:
     return episode.transcript is not None and Path(episode.transcript).is_file()
 
 
+def _sortable(value: Any) -> tuple:
+    """Numbers in order, then anything else by its text (a store may hold odd settings)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
 def select_episodes(episodes: Sequence[Any], limit: int) -> list[Any]:
     """Up to ``limit`` episodes with a transcript: models take turns, and within a model every
     task is shown once before any task is shown twice. Ordered by model, task, seed."""
     def order(e: Any) -> tuple:
-        return (str(e.task), e.seed or 0, e.repeat or 0, str(e.job_id))
+        return (str(e.task), _sortable(e.seed), _sortable(e.repeat), str(e.job_id))
 
     by_model: dict[str, list[Any]] = {}
     for episode in sorted(episodes, key=order):

@@ -54,9 +54,11 @@ def test_the_leaderboard_equals_the_store_and_the_page_is_self_contained(random_
 
     # the sections, and the scaling plots skipped for lack of usage
     assert f"<title>{TITLE}</title>" in html
-    for anchor in ("runs", "leaderboard", "tasks", "scaling", "knobs", "behaviour", "viewer"):
+    for anchor in ("runs", "leaderboard", "unscored", "tasks", "scaling", "knobs",
+                   "behaviour", "viewer"):
         assert f'id="{anchor}"' in html
     assert "skipped, no finished episode records it" in html
+    assert "Every episode is done." in html
     assert "4 of 12 episodes shown" in html and "8 transcripts left out" in html
     for task in ("warehouse-mfp", "easel-cd", "easel-planning"):
         assert f"<th>{task}</th>" in html

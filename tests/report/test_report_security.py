@@ -41,6 +41,8 @@ def test_hostile_text_is_shown_escaped_and_never_runs(hostile_run, tmp_path):
         assert payload not in text, payload
         assert html_module.escape(payload, quote=True) in text, payload
     assert "<script" not in text.lower() and "<svg" not in text.lower()
+    # the run store's error of a job that left no transcript is shown too
+    assert html_module.escape("crashed: " + SCRIPT, quote=True) in text
 
     check_dom(dump_dom(report, tmp_path / "profile"))
     # the same page without its Content-Security-Policy: escaping alone must hold
