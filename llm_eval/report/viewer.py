@@ -351,6 +351,7 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
 
 def render_viewer(episodes: Sequence[Any], limits: ViewerLimits) -> Markup:
     """The viewer section: the chosen episodes and a note of what was left out."""
+    limits.image_bytes = limits.images_left_out = 0   # the image budget is per page
     chosen = select_episodes(episodes, limits.max_transcripts)
     with_transcript = sum(1 for e in episodes if has_transcript(e))
     notes = [f"{len(chosen)} of {len(episodes)} episodes shown"]
