@@ -9,7 +9,11 @@ a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a work
 ``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl`` (images in
 ``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
 ``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so
-running the same spec again, or ``resume(run_dir)``, finishes a run.
+running the same spec again, or ``resume(run_dir)``, finishes a run. A job whose transcript
+shows its episode finished (a score, then ``end`` done) although the store still has it
+``running`` (the process was killed between the two) is recorded as done from the
+transcript, not run again. Episodes run in a pool of worker threads as large as the sum of
+the provider limits.
 
 A spend cap, if set, is checked against the live spend (every model call's cost as it is
 recorded, plus what earlier executions spent): once reached, no new job starts and running
@@ -22,12 +26,14 @@ set it. ``progress`` hears of every job that starts and ends (``progress.py``).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import signal
 import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
+from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
@@ -41,6 +47,29 @@ __all__ = ["run_sweep", "run_sweep_async", "resume", "RunReport", "TRANSCRIPTS_D
 TRANSCRIPTS_DIR = "transcripts"
 SPEC_FILE = "spec.json"
 ATTEMPTS_DIR = "attempts"
+
+
+def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
+    """The outcome recorded in a job's transcript if its episode finished (a score, then
+    ``end`` done) but the process died before the store heard of it; else None."""
+    from ..transcripts import TranscriptError, read_transcript
+    from .job import usage_of
+
+    try:
+        transcript = read_transcript(path) if path.is_file() else None
+    except (OSError, TranscriptError):
+        return None
+    if transcript is None:
+        return None
+    header, events = transcript.header, transcript.events
+    if header is None or header.job_id != job or not transcript.complete or \
+            events[-1].status != "done" or not transcript.of_type("score"):
+        return None
+    (score,) = transcript.of_type("score")[-1:]
+    calls = [c.model_dump(mode="json") for c in transcript.of_type("model_call")]
+    usage, cost = usage_of(calls) if calls else (None, None)
+    return JobOutcome("done", score=score.score, raw_reward=score.raw_reward, usage=usage,
+                      cost_usd=cost)
 
 
 def _keep_earlier(path: Path, executions: int) -> None:
@@ -65,6 +94,7 @@ class RunReport:
     stopped_by_spend_cap: bool = False
     stopped_by_user: bool = False
     interrupted: list[str] = field(default_factory=list)   # executions stopped and requeued
+    recovered: list[str] = field(default_factory=list)     # finished before a kill, recorded
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -110,6 +140,13 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
     with RunStore(report.store_path) as store, _sigint_stops(stop, handle_sigint, report):
         store.add_run(run_id, spec.name, spec.canonical())
         store.add_jobs(run_id, jobs.values())
+        for row in store.jobs(run_id, "running"):   # a killed run left these
+            finished = _finished_outcome(run_dir / (row.transcript or ""), row.id)
+            if finished is not None:   # killed between its episode's end and the store's
+                store.finish(run_id, row.id, score=finished.score,
+                             raw_reward=finished.raw_reward, usage=finished.usage,
+                             cost_usd=finished.cost_usd)
+                report.recovered.append(row.id)
         store.requeue_unfinished(run_id)
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
         queued = [r for r in store.jobs(run_id, "queued")]
@@ -140,9 +177,9 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                 progress.started(job)
                 live = meter.job(job.id)
                 try:
-                    outcome = await asyncio.to_thread(execute, job, spec, run_dir / relative,
-                                                      run_id=run_id, stop=stop_reason,
-                                                      on_call=live)
+                    outcome = await loop.run_in_executor(workers, functools.partial(
+                        execute, job, spec, run_dir / relative, run_id=run_id,
+                        stop=stop_reason, on_call=live))
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)
@@ -159,10 +196,17 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                                usage=outcome.usage, cost_usd=outcome.cost_usd)
                 progress.finished(job, outcome, spent=meter.total())
 
+        # one worker thread per episode the provider limits allow at once (the loop's
+        # default pool would cap them at min(32, cpus + 4))
+        providers = {(jobs.get(r.id) or Job(r.id, r.settings)).provider for r in queued}
+        loop = asyncio.get_running_loop()
+        workers = ThreadPoolExecutor(max_workers=max(1, sum(map(spec.limit_for, providers))),
+                                     thread_name_prefix="episode")
         try:
             await asyncio.gather(*(one(row) for row in queued))
         finally:
             progress.end()
+            workers.shutdown(wait=True)
         report.stopped_by_user = stop.is_set()
         report.rows = store.jobs(run_id)
     return report

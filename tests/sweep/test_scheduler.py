@@ -91,11 +91,8 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     counting = Counting(fail={ids[0]: "infra_error", ids[1]: "failed"})
     report = run_sweep(spec, tmp_path, execute=counting)
     assert report.counts() == {"done": 4, "infra_error": 1, "failed": 1}
-    # a job left running, as a killed run leaves it
-    db = sqlite3.connect(tmp_path / "run.sqlite")
-    db.execute("UPDATE jobs SET status='running' WHERE id=?", (ids[2],))
-    db.commit()
-    db.close()
+    # a job left running, as a run killed in the middle of its episode leaves it
+    left_running(tmp_path, ids[2], keep_lines=4)
 
     counting = Counting()
     report = resume(tmp_path, execute=counting)
@@ -107,6 +104,54 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     assert read_transcript(tmp_path / "transcripts" / f"{ids[0]}.jsonl").complete
     kept = sorted(p.name for p in (tmp_path / "transcripts" / "attempts").iterdir())
     assert kept == sorted(f"{i}.1.jsonl" for i in ids[:3])   # earlier executions kept aside
+
+
+def left_running(run_dir, job: str, keep_lines: int | None) -> None:
+    """Set ``job`` back to ``running`` and cut its transcript to ``keep_lines`` lines."""
+    db = sqlite3.connect(run_dir / "run.sqlite")
+    db.execute("UPDATE jobs SET status='running' WHERE id=?", (job,))
+    db.commit()
+    db.close()
+    if keep_lines is not None:
+        path = run_dir / "transcripts" / f"{job}.jsonl"
+        lines = path.read_text().splitlines(keepends=True)
+        path.write_text("".join(lines[:keep_lines]))
+
+
+def test_a_job_killed_after_its_episode_ended_is_recorded_not_rerun(tmp_path):
+    spec = Sweep.from_data({**SPEC, "worlds": ["automaton"], "families": ["mfp"]})
+    first = run_sweep(spec, tmp_path)
+    row = first.rows[0]
+    left_running(tmp_path, row.id, keep_lines=None)   # the transcript ended "done"
+    counting = Counting()
+    report = resume(tmp_path, execute=counting)
+    assert counting.ran == [] and report.recovered == [row.id]
+    again = next(r for r in report.rows if r.id == row.id)
+    assert again.status == "done" and again.score == row.score and again.executions == 1
+    assert not (tmp_path / "transcripts" / "attempts").exists()
+
+
+def test_episodes_run_as_wide_as_the_provider_limit_allows(tmp_path):
+    import time
+
+    from llm_eval.sweep import JobOutcome
+
+    lock, running, peak = threading.Lock(), [0], [0]
+
+    def execute(job, spec, path, **kwargs):
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.3)
+        with lock:
+            running[0] -= 1
+        return JobOutcome("done", score=0.0, raw_reward=0.0)
+
+    spec = Sweep.from_data({**SPEC, "worlds": ["automaton", "hunters"], "seeds": [1, 2, 3],
+                            "concurrency": {"local": 40}})
+    report = run_sweep(spec, tmp_path, execute=execute)
+    assert len(report.rows) == 36 and report.counts() == {"done": 36}
+    assert peak[0] == 36   # not the default thread pool's min(32, cpus + 4)
 
 
 def test_a_spend_cap_stops_starting_jobs(tmp_path):
