@@ -44,7 +44,9 @@ EPISODES = _examples("llm-eval episode")
 VALIDATIONS = _examples("llm-eval tasks validate")
 REPLAYS = _examples("llm-eval replay")
 DEMOS = _examples("llm-eval demo")
+ON_THE_DEMO = _examples("llm-eval report llm-eval-demo") + _examples("llm-eval compare")
 RUN_TIME = re.compile(r" in [0-9.]+ s$")
+SIZE = re.compile(r"\([0-9.]+ MB\)$")
 
 
 def test_the_readme_shows_these_examples():
@@ -71,3 +73,14 @@ def test_the_readme_demo_output_is_current(tmp_path):
     assert len(list((tmp_path / "llm-eval-demo" / "transcripts").glob("*.jsonl"))) == 111
     again = _run(command, cwd=tmp_path)   # the same directory again: nothing runs twice
     assert any(line.startswith("ran 0 jobs (111 already done) in ") for line in again)
+
+    # the report and the comparison the README shows on the demo run
+    assert len(ON_THE_DEMO) == 2
+    for command, expected in ON_THE_DEMO:
+        assert [SIZE.sub("(_ MB)", line) for line in _run(command, cwd=tmp_path)] == \
+            [SIZE.sub("(_ MB)", line) for line in expected]
+    from PIL import Image   # the README's plot is this one (bytes vary with matplotlib)
+
+    with Image.open(REPO / "docs" / "images" / "demo-family-scores.png") as shown, \
+            Image.open(tmp_path / "plots" / "mean-score-per-family-and.png") as made:
+        assert shown.size == made.size and shown.format == made.format == "PNG"

@@ -179,7 +179,7 @@ def add_compare_parser(commands) -> argparse.ArgumentParser:
     parser = commands.add_parser(
         "compare", help="compare two arms (runs, models, prompts...) on the same tasks",
         description="Pair the done episodes of arm A and arm B on the same tasks and print, "
-                    "per family and overall, both means, the difference B - A with its 95%% "
+                    "per family and overall, both means, the difference B - A with its 95% "
                     "bootstrap interval (clustered by world) and a sign-flip permutation "
                     "p-value.")
     parser.add_argument("run_a", metavar="RUN_A", help="run directory of arm A")

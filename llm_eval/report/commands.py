@@ -1,8 +1,10 @@
 """``llm-eval report RUN_DIR... -o report.html``: one self-contained HTML report of some runs.
 
 Options: ``--max-transcripts N`` (episodes in the viewer, default 20), ``--max-steps N`` (steps
-shown per phase, default 40), ``--max-text N`` (characters per message, default 4000). Exit 0
-when the report is written, 2 when a run directory or the output cannot be used.
+shown per phase, default 40), ``--max-text N`` (characters per message, default 4000),
+``--plots DIR`` (also write each plot of the page as a PNG file there, named after its
+caption: for papers and READMEs). Exit 0 when the report is written, 2 when a run directory
+or the output cannot be used.
 """
 
 from __future__ import annotations
@@ -50,7 +52,50 @@ def cmd_report(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     size = path.stat().st_size
     print(f"report: {path} ({size / 1e6:.1f} MB)")
+    if args.plots:
+        try:
+            written = write_plots(path.read_text(encoding="utf-8"), Path(args.plots))
+        except OSError as exc:
+            print(f"llm-eval: error: cannot write plots to {args.plots}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return EXIT_USAGE
+        for plot in written:
+            print(f"plot: {plot}")
     return 0
+
+
+def write_plots(page: str, folder: Path) -> list[Path]:
+    """Write every plot of a report page (its ``<img class="plot">`` images) to ``folder`` as
+    ``<caption slug>.png``; returns the paths."""
+    import base64
+    import re
+    from html.parser import HTMLParser
+
+    found: list[tuple[str, bytes]] = []
+    prefix = "data:image/png;base64,"
+
+    class Plots(HTMLParser):
+        def handle_starttag(self, name, attrs):
+            attrs = dict(attrs)
+            if name == "img" and attrs.get("class") == "plot" and \
+                    (attrs.get("src") or "").startswith(prefix):
+                found.append((attrs.get("alt") or "plot",
+                              base64.b64decode(attrs["src"][len(prefix):])))
+
+    Plots().feed(page)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths, used = [], set()
+    for caption, data in found:
+        words = re.sub(r"[^a-z0-9]+", " ", caption.lower()).split()
+        slug = "-".join(words[:5]) or "plot"   # the caption's first words
+        name, n = slug, 2
+        while name in used:
+            name, n = f"{slug}-{n}", n + 1
+        used.add(name)
+        path = folder / f"{name}.png"
+        path.write_bytes(data)
+        paths.append(path)
+    return paths
 
 
 def add_report_parser(commands) -> argparse.ArgumentParser:
@@ -70,5 +115,7 @@ def add_report_parser(commands) -> argparse.ArgumentParser:
                         help="steps shown per phase of an episode (default 40)")
     report.add_argument("--max-text", type=_positive, default=4000, metavar="N",
                         help="characters shown per message (default 4000)")
+    report.add_argument("--plots", metavar="DIR",
+                        help="also write each plot as a PNG file in DIR")
     report.set_defaults(handler=cmd_report)
     return report

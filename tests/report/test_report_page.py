@@ -142,3 +142,22 @@ def test_the_command_refuses_a_directory_that_is_not_a_run(tmp_path, capsys):
     assert args.handler(args) == 2
     assert "not a run directory" in capsys.readouterr().err
     assert not (tmp_path / "r.html").exists()
+
+
+def test_the_plots_of_a_page_are_written_as_png_files(random_oracle_run, tmp_path, capsys):
+    from llm_eval.cli import main
+
+    code = main(["report", str(random_oracle_run), "-o", str(tmp_path / "r.html"),
+                 "--max-transcripts", "1", "--plots", str(tmp_path / "plots")])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    written = sorted(p.name for p in (tmp_path / "plots").iterdir())
+    assert written == ["behaviour-per-model-bars-are.png", "mean-score-per-family-and.png"]
+    assert out[1:] == [f"plot: {tmp_path / 'plots' / name}" for name in
+                       ("mean-score-per-family-and.png", "behaviour-per-model-bars-are.png")]
+    html = (tmp_path / "r.html").read_text(encoding="utf-8")
+    for name in written:   # the very images of the page
+        data = (tmp_path / "plots" / name).read_bytes()
+        assert base64.b64encode(data).decode() in html
+        with Image.open(io.BytesIO(data)) as image:
+            assert image.format == "PNG"
