@@ -20,7 +20,7 @@ import anthropic
 
 from .base import Adapter, Stopwatch, image_placeholder
 from .classify import scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
 
@@ -38,7 +38,7 @@ class AnthropicAdapter(Adapter):
         key = api_key(options, "ANTHROPIC_API_KEY", self.provider)
         self._client = LoopClient(lambda: anthropic.AsyncAnthropic(
             api_key=key, base_url=options.get("base_url"), max_retries=0,
-            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+            timeout=options.get("timeout", 600.0), http_client=http_client(anthropic, options)))
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config

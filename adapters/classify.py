@@ -8,6 +8,7 @@ transient, everything else in 4xx is fatal with a one-word reason.
 from __future__ import annotations
 
 import email.utils
+import functools
 import os
 import re
 import time
@@ -97,18 +98,35 @@ def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
 
 
 def _scrub(value: Any, secrets: tuple[str, ...]) -> Any:
-    if isinstance(value, str):
-        for secret in secrets:
-            value = value.replace(secret, "[redacted]")
-        return _KEY_PATTERN.sub("[redacted]", value)
-    if isinstance(value, Mapping):
+    # the hot path of every transcript write: plain types are checked before the ABCs, and a
+    # string is searched for a key shape only if it holds a literal every key shape starts with
+    kind = type(value)
+    if kind is str:
+        return _scrub_text(value, secrets)
+    if kind is dict or (kind is not list and isinstance(value, Mapping)):
         out = {}
         for k, v in value.items():
-            if isinstance(k, str) and _SECRET_KEYS.search(k) and v not in (None, ""):
+            if isinstance(k, str) and _secret_key(k) and v not in (None, ""):
                 out[k] = "[redacted]"
             else:
                 out[k] = _scrub(v, secrets)
         return out
-    if isinstance(value, (list, tuple)):
+    if kind is list or isinstance(value, (list, tuple)):
         return [_scrub(v, secrets) for v in value]
+    if isinstance(value, str):
+        return _scrub_text(value, secrets)
     return value
+
+
+def _scrub_text(value: str, secrets: tuple[str, ...]) -> str:
+    for secret in secrets:
+        if secret in value:
+            value = value.replace(secret, "[redacted]")
+    if "sk-" in value or "Bearer" in value:   # _KEY_PATTERN cannot match otherwise
+        value = _KEY_PATTERN.sub("[redacted]", value)
+    return value
+
+
+@functools.lru_cache(maxsize=4096)
+def _secret_key(name: str) -> bool:
+    return _SECRET_KEYS.search(name) is not None

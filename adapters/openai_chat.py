@@ -14,7 +14,7 @@ import openai
 from .base import Adapter, Stopwatch
 from .chat_format import chat_messages, chat_stop_reason, chat_tools, parse_tool_call
 from .classify import scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import Request, Response, Usage
 
 __all__ = ["OpenAIChatAdapter"]
@@ -28,7 +28,7 @@ class OpenAIChatAdapter(Adapter):
         key = api_key(options, "OPENAI_API_KEY", self.provider)
         self._client = LoopClient(lambda: openai.AsyncOpenAI(
             api_key=key, base_url=options.get("base_url"), max_retries=0,
-            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+            timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config

@@ -16,7 +16,7 @@ import openai
 from .base import Adapter, Stopwatch, image_placeholder
 from .chat_format import parse_tool_call
 from .classify import scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
 
@@ -31,7 +31,7 @@ class OpenAIResponsesAdapter(Adapter):
         key = api_key(options, "OPENAI_API_KEY", self.provider)
         self._client = LoopClient(lambda: openai.AsyncOpenAI(
             api_key=key, base_url=options.get("base_url"), max_retries=0,
-            timeout=options.get("timeout", 600.0), http_client=options.get("http_client")))
+            timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         """The ``responses.create`` keyword arguments, the knobs sent and the knobs dropped."""

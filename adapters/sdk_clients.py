@@ -9,6 +9,7 @@ Both SDKs (openai 3.x, anthropic 2.x) are built on httpx2 and share an exception
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 from collections.abc import Callable
@@ -17,7 +18,7 @@ from typing import Any
 from .classify import classify_status, scrub
 from .types import Fatal, ProviderError, Transient
 
-__all__ = ["LoopClient", "classify_sdk_error"]
+__all__ = ["LoopClient", "http_client", "classify_sdk_error"]
 
 
 class LoopClient:
@@ -40,6 +41,23 @@ class LoopClient:
         if self._client is not None:
             await self._client.close()
             self._client = None
+
+
+@functools.lru_cache(maxsize=1)
+def _ssl_context() -> Any:
+    import httpx2
+
+    return httpx2.create_ssl_context()
+
+
+def http_client(sdk: Any, options: dict[str, Any]) -> Any:
+    """The ``http_client=`` option, else the SDK's default client on one TLS context shared
+    by the process: building a context loads the CA bundle, about 30 ms of CPU, and
+    ``LoopClient`` makes a client per event loop, so per job."""
+    given = options.get("http_client")
+    if given is not None:
+        return given
+    return sdk.DefaultAsyncHttpxClient(verify=_ssl_context())
 
 
 def api_key(options: dict[str, Any], env: str, provider: str) -> str:

@@ -20,6 +20,32 @@ def test_scrub_keys_headers_and_key_looking_strings(monkeypatch):
     assert clean["max_tokens"] == 5
 
 
+def test_scrub_reaches_into_tuples_mappings_and_long_text():
+    from types import MappingProxyType
+
+    text = "x" * 5000 + f" header was Bearer {SECRET[:20]} and sk-{SECRET[-12:]} " + "y" * 5000
+    clean = scrub({"a": (text, [MappingProxyType({"Cookie": "c=1", "ok": text})]), "n": None,
+                   "plain": "no secrets here", "skew": "ask-me-anything"})
+    assert SECRET[:20] not in repr(clean) and SECRET[-12:] not in repr(clean)
+    assert clean["a"][0].count("[redacted]") == 2 and clean["a"][0].startswith("x" * 5000)
+    assert clean["a"][1][0] == {"Cookie": "[redacted]", "ok": clean["a"][0]}
+    assert isinstance(clean["a"], list) and clean["n"] is None
+    assert clean["plain"] == "no secrets here" and clean["skew"] == "ask-me-anything"
+
+
+def test_sdk_clients_share_one_tls_context_unless_a_client_is_given():
+    import openai
+
+    from adapters.sdk_clients import http_client
+
+    first, second = http_client(openai, {}), http_client(openai, {})
+    assert first is not second
+    assert first._transport._pool._ssl_context is second._transport._pool._ssl_context
+    assert first.follow_redirects   # still the SDK's defaults
+    given = openai.DefaultAsyncHttpxClient()
+    assert http_client(openai, {"http_client": given}) is given
+
+
 def test_retry_after_forms():
     assert retry_after_from({"Retry-After": "12"}) == 12.0
     assert retry_after_from({"retry-after-ms": "250", "retry-after": "9"}) == 0.25
