@@ -249,7 +249,8 @@ class _Generator(CallEmitter):
         return t
 
     def temp_of(self, v: str) -> str:
-        """``v`` in a temporary (literals cannot be reassigned or tested with ``is``)."""
+        """``v`` in a temporary (literals cannot be reassigned, tested with ``is`` or
+        subscripted without a compiler warning)."""
         if v.startswith("t"):
             return v
         t = self.temp()

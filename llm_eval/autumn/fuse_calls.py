@@ -149,7 +149,8 @@ class CallEmitter:
         self.line(f"{c} = {f}.__class__")
         first = "if"
         if fname == "at" and n == 2:
-            xs, i = args
+            # a literal list argument would read ``(0)[i]``, which Python's compiler warns about
+            xs, i = self.temp_of(args[0]), args[1]
             self.line(f"if {f} is AT and {xs}.__class__ is AList and {i}.__class__ is int "
                       f"and 0 <= {i} < len({xs}): {t} = {xs}[{i}]")
             first = "elif"

@@ -122,6 +122,14 @@ EDGES = {
   (= tiles (initnext (map (--> i (Tile i (Position 1 1))) (range 0 8))
                      (updateObj (prev tiles) (--> t (updateObj t "k" (% (+ (.. t k) 1) 8))))))
   (on clicked (= shade "green")))""",
+    # `at` of a literal: the generated code must not subscript a literal (a SyntaxWarning),
+    # and both paths raise the same located error
+    "at_of_a_literal": """(program
+  (= GRID_SIZE 3)
+  (object K1 (Cell 0 0 "red"))
+  (= xs (initnext (list 4 5) (prev xs)))
+  (= v (initnext 5 (+ (prev v) (at (list 1 2) 0))))
+  (= w (initnext 0 (if (> v 7) then (at 0 0) else (at xs 1)))))""",
 }
 
 
@@ -157,6 +165,8 @@ def test_edge_programs_really_run():
         it.left()
         it.step()
         assert it.evaluate_to_string("x") == "(6: N)"     # (0 + 1) + 5
+    frames, failure = _trace(EDGES["at_of_a_literal"], True, ["noop"] * 8, 3)
+    assert len(frames) == 4 and failure[1] == "6:37: at expects a list, got a Number"
     it = Interpreter()
     it.run_script(EDGES["lambda_rebound"], seed=3)
     xs = []
