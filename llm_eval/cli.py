@@ -34,6 +34,7 @@ from typing import TextIO
 
 from . import __version__
 from .actions import Action, apply_action, iter_action_lines
+from .argtypes import integer, integer_between
 from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError
 
 __all__ = ["main", "resolve_program", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE"]
@@ -313,23 +314,6 @@ def _format_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _cell_size(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if not 4 <= value <= 256:
-        raise argparse.ArgumentTypeError(f"must be between 4 and 256 pixels, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-
-
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``llm-eval`` (exposed for documentation and tests)."""
     parser = argparse.ArgumentParser(
@@ -352,7 +336,7 @@ def build_parser() -> argparse.ArgumentParser:
             "blank lines and # comments are ignored."))
     trace.add_argument("program", metavar="PROGRAM",
                        help="a bundled world's name or a path to an Autumn program file")
-    trace.add_argument("--seed", type=_seed, required=True,
+    trace.add_argument("--seed", type=integer, required=True,
                        help="random seed (any integer except 0 mod 2**32)")
     trace.add_argument("--actions", metavar="FILE",
                        help="file of actions, one per line ('-' for stdin)")
@@ -382,7 +366,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "cell with the mouse); n or space: noop; r: reset; q: quit.")
     play.add_argument("world", metavar="WORLD",
                       help="a bundled world's name (see 'llm-eval worlds') or a program path")
-    play.add_argument("--seed", type=_seed, default=1,
+    play.add_argument("--seed", type=integer, default=1,
                       help="random seed (default 1; any integer except 0 mod 2**32)")
     play.set_defaults(handler=_cmd_play)
 
@@ -394,7 +378,7 @@ def build_parser() -> argparse.ArgumentParser:
                     "changed) or png.")
     render.add_argument("world", metavar="WORLD",
                         help="a bundled world's name (see 'llm-eval worlds') or a program path")
-    render.add_argument("--seed", type=_seed, required=True,
+    render.add_argument("--seed", type=integer, required=True,
                         help="random seed (any integer except 0 mod 2**32)")
     render.add_argument("--actions", metavar="FILE",
                         help="file of actions, one per line ('-' for stdin)")
@@ -402,7 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="json, compact, diff or png")
     render.add_argument("-o", "--output", metavar="OUT", required=True,
                         help="output file ('-' for stdout)")
-    render.add_argument("--cell-size", type=_cell_size, default=24, metavar="PX",
+    render.add_argument("--cell-size", type=integer_between(4, 256, "pixels"), default=24, metavar="PX",
                         help="png: side of a cell in pixels (default 24)")
     render.add_argument("--no-grid-lines", action="store_true",
                         help="png: no lines between cells")

@@ -13,21 +13,12 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..argtypes import integer_at_least
 from ..errors import LlmEvalError
 
 __all__ = ["add_report_parser", "cmd_report"]
 
 EXIT_USAGE = 2
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 def cmd_report(args: argparse.Namespace) -> int:
@@ -109,11 +100,11 @@ def add_report_parser(commands) -> argparse.ArgumentParser:
     report.add_argument("run_dirs", nargs="+", metavar="RUN_DIR", help="a run directory")
     report.add_argument("-o", "--output", required=True, metavar="REPORT.html",
                         help="the HTML file to write")
-    report.add_argument("--max-transcripts", type=_positive, default=20, metavar="N",
+    report.add_argument("--max-transcripts", type=integer_at_least(0), default=20, metavar="N",
                         help="episodes shown in the transcript viewer (default 20)")
-    report.add_argument("--max-steps", type=_positive, default=40, metavar="N",
+    report.add_argument("--max-steps", type=integer_at_least(0), default=40, metavar="N",
                         help="steps shown per phase of an episode (default 40)")
-    report.add_argument("--max-text", type=_positive, default=4000, metavar="N",
+    report.add_argument("--max-text", type=integer_at_least(0), default=4000, metavar="N",
                         help="characters shown per message (default 4000)")
     report.add_argument("--plots", metavar="DIR",
                         help="also write each plot as a PNG file in DIR")

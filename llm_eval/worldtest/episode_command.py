@@ -24,6 +24,7 @@ import json
 import os
 import sys
 
+from ..argtypes import integer, integer_at_least
 from ..tasks.models import FAMILIES
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
@@ -190,21 +191,7 @@ def _temperature(text: str) -> float:
         raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _integer(text: str) -> int:
-    try:
-        return int(text, 10)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer, got {text!r}") from None
+_positive = integer_at_least(1)
 
 
 def add_episode_parser(commands) -> argparse.ArgumentParser:
@@ -222,7 +209,7 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                          help="random (chance baseline), oracle (knows the program) or a "
                               "model, e.g. openai/gpt-5, anthropic/claude-sonnet-4-5, "
                               "litellm/gemini/gemini-2.5-pro, replay/FILE")
-    episode.add_argument("--seed", type=_integer, default=1,
+    episode.add_argument("--seed", type=integer, default=1,
                          help="seed of the random agent (default 1; the world uses the "
                               "task's seed)")
     episode.add_argument("--interaction-steps", type=_positive, default=None, metavar="N",
@@ -241,7 +228,7 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                        help="turns kept in each request: full, or the last K with a summary")
     model.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N")
     model.add_argument("--temperature", type=_temperature, default=None)
-    model.add_argument("--model-seed", type=_integer, default=None, metavar="S",
+    model.add_argument("--model-seed", type=integer, default=None, metavar="S",
                        help="the provider's sampling seed, where supported")
     model.add_argument("--reasoning-effort", default=None,
                        choices=("minimal", "low", "medium", "high", "xhigh", "max"))
