@@ -22,6 +22,7 @@ import difflib
 import hashlib
 import itertools
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -194,8 +195,10 @@ class Sweep(_Strict):
 
     # -- reading ---------------------------------------------------------------------------------
     @classmethod
-    def from_data(cls, data: Any, source: str = "<spec>") -> Sweep:
-        """Validate ``data``; errors name ``source`` and the field."""
+    def from_data(cls, data: Any, source: str = "<spec>",
+                  line_of: Callable[[tuple], int | None] | None = None) -> Sweep:
+        """Validate ``data``; errors name ``source``, the field and, given ``line_of`` (the
+        line of a field's path in the source), its line."""
         if not isinstance(data, dict):
             raise SpecError(f"{source}: a sweep spec is a mapping of settings, got "
                             f"{type(data).__name__}")
@@ -206,7 +209,8 @@ class Sweep(_Strict):
             for error in exc.errors():
                 where = ".".join(str(p) for p in error["loc"]) or "(spec)"
                 message = error["msg"].removeprefix("Value error, ")
-                lines.append(f"{source}: {where}: {message}")
+                line = line_of(tuple(error["loc"])) if line_of is not None else None
+                lines.append(f"{source}{f':{line}' if line else ''}: {where}: {message}")
             raise SpecError("\n".join(lines)) from None
         except LlmEvalError as exc:   # e.g. an unknown prompt variant
             raise SpecError(f"{source}: {exc}") from None
@@ -215,13 +219,14 @@ class Sweep(_Strict):
     def from_yaml(cls, path: str | Path) -> Sweep:
         path = Path(path)
         try:
-            data = yaml.safe_load(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
             raise SpecError(f"{path}{where}: not valid YAML: "
                             f"{getattr(exc, 'problem', None) or exc}") from None
-        return cls.from_data(data, str(path))
+        return cls.from_data(data, str(path), line_of=lambda loc: _yaml_line(text, loc))
 
     def canonical(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -316,3 +321,24 @@ class Job:
     def agent_seed(self) -> int:
         """The random agent's seed (and a model's sampling seed is left unset)."""
         return self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE
+
+
+def _yaml_line(text: str, loc: tuple) -> int | None:
+    """The 1-based line of the deepest node of ``text`` on the path ``loc`` (mapping keys,
+    sequence indices), or None if the document has no such top-level key."""
+    node = yaml.compose(text, Loader=yaml.SafeLoader)
+    line = None
+    for part in loc:
+        if isinstance(node, yaml.MappingNode):
+            match = next(((k, v) for k, v in node.value
+                          if isinstance(k, yaml.ScalarNode) and k.value == str(part)), None)
+            if match is None:
+                break
+            line, node = match[0].start_mark.line + 1, match[1]
+        elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) \
+                and 0 <= part < len(node.value):
+            node = node.value[part]
+            line = node.start_mark.line + 1
+        else:
+            break
+    return line

@@ -203,11 +203,11 @@ def test_command_line_mistakes_are_one_line_errors(argv, message, capsys, tmp_pa
     assert message in err and "Traceback" not in err
 
 
-def test_a_spec_file_error_names_the_file_and_field(tmp_path, capsys):
+def test_a_spec_file_error_names_the_file_line_and_field(tmp_path, capsys):
     spec = tmp_path / "bad.yaml"
     spec.write_text("models: [random]\nworlds: [automaton]\nrepeats: -1\n")
     assert main(["run", str(spec), "-o", str(tmp_path / "run")]) == 2
-    assert "bad.yaml: repeats: " in capsys.readouterr().err
+    assert "bad.yaml:3: repeats: " in capsys.readouterr().err
 
 
 def test_concurrent_episodes_match_serial_ones(first_run):

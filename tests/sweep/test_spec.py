@@ -43,34 +43,43 @@ spend_cap_usd: 5
 
 
 @pytest.mark.parametrize("text, message", [
-    ("models: [randm]\nworlds: [warehouse]", r"sweep\.yaml: models: unknown agent 'randm'; "
+    ("models: [randm]\nworlds: [warehouse]", r"sweep\.yaml:1: models: unknown agent 'randm'; "
                                              r"did you mean 'random'"),
-    ("models: [nope/x]\nworlds: [warehouse]", r"sweep\.yaml: models: .*nope"),
-    ("models: [random]\nworlds: [warehous]", r"sweep\.yaml: worlds: unknown world "
+    ("models: [nope/x]\nworlds: [warehouse]", r"sweep\.yaml:1: models: .*nope"),
+    ("models: [random]\nworlds: [warehous]", r"sweep\.yaml:2: worlds: unknown world "
                                              r"'warehous'; did you mean 'warehouse'"),
-    ("models: [random]\nworlds: [warehouse]\nfamilies: [plan]", r"sweep\.yaml: families\.0: "),
+    ("models: [random]\nworlds: [warehouse]\nfamilies: [plan]", r"sweep\.yaml:3: families\.0: "),
     ("models: [random]\nworlds: [warehouse]\nbudgets: {history: [0]}",
-     r"sweep\.yaml: budgets\.history: must be at least 1"),
+     r"sweep\.yaml:3: budgets\.history: must be at least 1"),
     ("models: [random]\nworlds: [warehouse]\nbudgets: {reasoning_effort: [huge]}",
-     r"sweep\.yaml: budgets\.reasoning_effort\.0: "),
+     r"sweep\.yaml:3: budgets\.reasoning_effort\.0: "),
     ("models: [random]\nworlds: [warehouse]\nprompts: [terse]",
-     r"sweep\.yaml: prompts: unknown prompt variant 'terse'"),
+     r"sweep\.yaml:3: prompts: unknown prompt variant 'terse'"),
     ("models: [random]\nworlds: [warehouse]\nrenderings: [pgn]",
-     r"sweep\.yaml: renderings: unknown rendering format 'pgn'"),
-    ("models: [random]\nworlds: [warehouse]\nrepeats: 0", r"sweep\.yaml: repeats: "),
-    ("models: [random]\nworlds: [warehouse]\nseedz: [1]", r"sweep\.yaml: seedz: Extra inputs"),
-    ("worlds: [warehouse]", r"sweep\.yaml: models: Field required"),
+     r"sweep\.yaml:3: renderings: unknown rendering format 'pgn'"),
+    ("models: [random]\nworlds: [warehouse]\nrepeats: 0", r"sweep\.yaml:3: repeats: "),
+    ("models: [random]\nworlds: [warehouse]\nseedz: [1]", r"sweep\.yaml:3: seedz: Extra inputs"),
+    ("worlds: [warehouse]", r"sweep\.yaml: models: Field required"),   # no line: not there
     ("models: [random]\nworlds: [warehouse]\nconcurrency: {openai: 0}",
-     r"sweep\.yaml: concurrency: openai: must be at least 1"),
+     r"sweep\.yaml:3: concurrency: openai: must be at least 1"),
     ("models: [random\nworlds: x", r"sweep\.yaml:\d+:\d+: not valid YAML"),
     ("models: [openai/gpt-5]\nworlds: [warehouse]\n"
      "adapter_options: {openai/gpt-5: {api_key: fake-test-credential-in-a-spec}}",
-     r"sweep\.yaml: adapter_options: openai/gpt-5: a spec holds no keys"),
+     r"sweep\.yaml:3: adapter_options: openai/gpt-5: a spec holds no keys"),
     ("- just a list", r"sweep\.yaml: a sweep spec is a mapping"),
 ])
 def test_errors_name_the_file_and_the_field(tmp_path, text, message):
     with pytest.raises(SpecError, match=message):
         Sweep.from_yaml(write(tmp_path, text))
+
+
+def test_errors_give_the_line_of_a_nested_field(tmp_path):
+    text = ("name: nested\nmodels: [random]\nworlds: [warehouse]\nbudgets:\n"
+            "  interaction_steps: [10]\n  reasoning_effort:\n    - low\n    - huge\n")
+    with pytest.raises(SpecError) as error:
+        Sweep.from_yaml(write(tmp_path, text))
+    assert str(error.value).endswith("sweep.yaml:8: budgets.reasoning_effort.1: Input should be "
+                                     "'minimal', 'low', 'medium', 'high', 'xhigh' or 'max'")
 
 
 def test_the_same_settings_give_the_same_ids():
