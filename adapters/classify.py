@@ -28,6 +28,10 @@ SECRET_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"
 _SECRET_KEYS = re.compile(r"(^|[-_])(api[-_]?key|authorization|auth[-_]?token|x-api-key|"
                           r"secret|password|access[-_]?token|bearer|cookie|key)$", re.I)
 _KEY_PATTERN = re.compile(r"\b(sk-(?:ant-)?[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9._\-]{8,})")
+# credentials inside a URL: user:password@host, and ?key=... style query parameters
+_URL_USERINFO = re.compile(r"(?<=://)[^/\s:@]+:[^/\s@]+@")
+_URL_KEY_PARAM = re.compile(r"(?i)([?&](?:api[-_]?key|key|token|access[-_]?token|auth|"
+                            r"signature|sig)=)[^&#\s\"']+")
 
 _CONTEXT_WORDS = ("context length", "context_length", "context window", "too many tokens",
                   "maximum context", "prompt is too long", "context_length_exceeded")
@@ -124,6 +128,10 @@ def _scrub_text(value: str, secrets: tuple[str, ...]) -> str:
             value = value.replace(secret, "[redacted]")
     if "sk-" in value or "Bearer" in value:   # _KEY_PATTERN cannot match otherwise
         value = _KEY_PATTERN.sub("[redacted]", value)
+    if "://" in value:
+        value = _URL_USERINFO.sub("[redacted]@", value)
+    if "=" in value:
+        value = _URL_KEY_PARAM.sub(r"\1[redacted]", value)
     return value
 
 

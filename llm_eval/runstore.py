@@ -10,7 +10,9 @@
   ``spent_usd`` the cost of every execution so far, which the spend cap counts). ``status``
   moves ``queued -> running -> done | failed | infra_error``, or back to ``queued`` when an
   execution was stopped (a spend cap, Ctrl-C); a job that is not ``done`` is run again on
-  resume (``running`` means the previous run stopped in the middle of it).
+  resume (``running`` means the previous run stopped in the middle of it). A job one run
+  did is not run again by another run of the same directory: ``adopt_done`` marks it done
+  there with the first run's result.
 
 Schema 2 added ``spent_usd``; a schema-1 store is upgraded in place when opened.
 
@@ -229,6 +231,27 @@ class RunStore:
         cursor = self._db.execute("UPDATE jobs SET status='queued' WHERE run_id=? AND "
                                   "status IN ('running','failed','infra_error')", (run_id,))
         return cursor.rowcount
+
+    def adopt_done(self, run_id: str) -> list[str]:
+        """Mark ``done`` every queued job of the run that another run of this store already
+        did (same job id, so the same settings and the same transcript file), with that
+        run's score, usage and transcript and no spend of its own; returns their ids. A job
+        is run once per directory however many specs name it."""
+        rows = self._db.execute(
+            "SELECT mine.id, done.score, done.raw_reward, done.usage, done.cost_usd, "
+            "done.transcript, done.finished_at FROM jobs AS mine JOIN jobs AS done "
+            "ON done.id = mine.id AND done.run_id != mine.run_id AND done.status = 'done' "
+            "WHERE mine.run_id = ? AND mine.status = 'queued' ORDER BY done.finished_at",
+            (run_id,)).fetchall()
+        adopted = {r[0]: r[1:] for r in rows}   # the latest finish of a job wins
+        with self._db:
+            self._db.execute("BEGIN")
+            self._db.executemany(
+                "UPDATE jobs SET status='done', score=?, raw_reward=?, usage=?, cost_usd=?, "
+                "transcript=?, finished_at=?, error=NULL WHERE run_id=? AND id=? "
+                "AND status='queued'",
+                [(*values, run_id, job) for job, values in adopted.items()])
+        return list(adopted)
 
     def total_cost(self, run_id: str) -> float:
         """What every execution of the run's jobs has cost so far (USD)."""

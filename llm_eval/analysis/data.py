@@ -6,7 +6,8 @@ status, score, usage and cost, and the absolute path of its transcript; its prop
 the settings the analysis groups by. Only ``done`` episodes have a score; ``infra_error``
 ones (retries exhausted) are never scored and are counted apart.
 
-A directory given twice is read once. A path that is not a run directory (no ``run.sqlite``,
+A directory given twice is read once, and a job that several runs of one directory name
+(the same job id) is one episode. A path that is not a run directory (no ``run.sqlite``,
 or a file that is not a run store) is an ``AnalysisError`` naming it.
 """
 
@@ -123,6 +124,13 @@ def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:
             rows = [row for run in store.runs() for row in store.jobs(run["id"])]
     except RunStoreError as exc:
         raise AnalysisError(f"{given}: not a run directory ({exc})") from None
+    # a job named by several runs of the directory is one episode: the done row if any
+    # (they share one transcript and one result), else the first run's
+    chosen: dict[str, Any] = {}
+    for row in rows:
+        if row.id not in chosen or (row.status == "done" and chosen[row.id].status != "done"):
+            chosen[row.id] = row
+    rows = list(chosen.values())
     return [Episode(run_dir=run_dir, run_id=row.run_id, job_id=row.id, settings=row.settings,
                     status=row.status, score=row.score, usage=row.usage,
                     cost_usd=row.cost_usd, transcript=_transcript_path(run_dir, row.transcript))

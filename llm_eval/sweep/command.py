@@ -36,8 +36,10 @@ def format_report(report) -> str:
              for line in table]
     counts = report.counts()
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
+    adopted = len(getattr(report, "adopted", ()))
     lines.append(f"{len(rows)} jobs ({summary}); ran {len(report.executed)}, "
                  f"{len(report.skipped)} already done"
+                 + (f" ({adopted} by another run in this directory)" if adopted else "")
                  + ("; stopped by the spend cap" if report.stopped_by_spend_cap else "")
                  + ("; stopped by Ctrl-C" if report.stopped_by_user else ""))
     lines.append(f"store: {report.store_path}")
@@ -96,17 +98,22 @@ def _local_server(model: str, base_url: str) -> dict:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from ..runstore import RunStoreError
     from .progress import make_progress
     from .scheduler import resume, run_sweep
 
-    options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress)}
+    options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
+               "check": True}
     try:
         if args.resume:
             if args.spec or args.model or args.worlds:
                 print("llm-eval: error: --resume takes no spec and no --model/--worlds",
                       file=sys.stderr)
                 return 2
-            report = resume(args.resume, **options)
+            reports = resume(args.resume, **options)
+            if not reports:
+                print(f"every job in {args.resume} is done; nothing to resume")
+                return 0
         else:
             if args.output is None:
                 print("llm-eval: error: -o RUN_DIR is required (or --resume RUN_DIR)",
@@ -124,19 +131,20 @@ def cmd_run(args: argparse.Namespace) -> int:
                           file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
-            report = run_sweep(spec, args.output, **options)
-    except SpecError as exc:
+            reports = [run_sweep(spec, args.output, **options)]
+    except (SpecError, RunStoreError) as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return 2
     except LlmEvalError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return 1
-    print(format_report(report))
-    not_done = [r for r in report.rows if r.status != "done"]
+    print("\n".join(format_report(report) for report in reports))
+    last = reports[-1]
+    not_done = [r for report in reports for r in report.rows if r.status != "done"]
     if not_done:
         print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
-              f"{Path(report.run_dir)}", file=sys.stderr)
-        return EXIT_STOPPED if report.stopped_by_user else EXIT_NOT_DONE
+              f"{Path(last.run_dir)}", file=sys.stderr)
+        return EXIT_STOPPED if last.stopped_by_user else EXIT_NOT_DONE
     return 0
 
 
@@ -149,7 +157,7 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     run.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="a sweep spec")
     run.add_argument("-o", "--output", metavar="RUN_DIR", help="the run directory")
     run.add_argument("--resume", metavar="RUN_DIR",
-                     help="finish the run in RUN_DIR (skips done jobs, reruns the rest)")
+                     help="finish every run in RUN_DIR (skips done jobs, reruns the rest)")
     flags = run.add_argument_group("the spec as flags (instead of SPEC.yaml)")
     flags.add_argument("--model", action="append", metavar="M",
                        help="random, oracle or provider/model (repeatable)")

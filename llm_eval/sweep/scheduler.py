@@ -12,15 +12,19 @@ a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a work
 running the same spec again, or ``resume(run_dir)``, finishes a run. A job whose transcript
 shows its episode finished (a score, then ``end`` done) although the store still has it
 ``running`` (the process was killed between the two) is recorded as done from the
-transcript, not run again. Episodes run in a pool of worker threads as large as the sum of
+transcript, not run again. A job another run of the same directory already did (same job id)
+is marked done with that result (``RunStore.adopt_done``), never run twice. Episodes run in a pool of worker threads as large as the sum of
 the provider limits.
 
-A spend cap, if set, is checked against the live spend (every model call's cost as it is
+A spend cap needs a price for every provider model of the spec (``unpriced_models``; a
+``SpecError`` before anything runs otherwise), and is checked against the live spend (every model call's cost as it is
 recorded, plus what earlier executions spent): once reached, no new job starts and running
 episodes stop before their next model call (the call in flight finishes); a stopped execution
 goes back to the queue, unscored, with its spend counted. ``stop`` (a ``threading.Event``)
 stops a run the same way; ``handle_sigint=True`` (the command line) makes the first Ctrl-C
-set it. ``progress`` hears of every job that starts and ends (``progress.py``).
+set it. ``progress`` hears of every job that starts and ends (``progress.py``). ``check=True``
+(the command line) runs ``check_ready`` first, so a missing key is one error, not a failed
+job per episode.
 """
 
 from __future__ import annotations
@@ -39,10 +43,11 @@ from typing import Callable
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from .job import JobOutcome, execute_job
 from .progress import Progress
-from .spec import Job, Sweep, job_id
+from ..errors import LlmEvalError
+from .spec import Job, SpecError, Sweep, job_id, provider_of
 
-__all__ = ["run_sweep", "run_sweep_async", "resume", "RunReport", "TRANSCRIPTS_DIR",
-           "ATTEMPTS_DIR", "SPEC_FILE"]
+__all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
+           "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]
 
 TRANSCRIPTS_DIR = "transcripts"
 SPEC_FILE = "spec.json"
@@ -95,6 +100,7 @@ class RunReport:
     stopped_by_user: bool = False
     interrupted: list[str] = field(default_factory=list)   # executions stopped and requeued
     recovered: list[str] = field(default_factory=list)     # finished before a kill, recorded
+    adopted: list[str] = field(default_factory=list)       # done by another run of the dir
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -109,25 +115,70 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
     return asyncio.run(run_sweep_async(spec, run_dir, **options))
 
 
-def resume(run_dir: str | Path, **kwargs) -> RunReport:
-    """Finish the latest run recorded in ``run_dir``, with the spec it was started with."""
+def resume(run_dir: str | Path, **kwargs) -> list[RunReport]:
+    """Finish every run recorded in ``run_dir`` that has a job not done, oldest first, each
+    with the spec it was last run with (a job done by one of them is adopted by the others);
+    the reports of the runs finished this time, an empty list when all were done."""
     run_dir = Path(run_dir)
     path = run_dir / STORE_FILE
     if not path.is_file():
         raise RunStoreError(f"{run_dir}: not a run directory (no {STORE_FILE})")
     with RunStore(path) as store:
-        latest = store.latest_run()
-    if latest is None:
+        runs = store.runs()
+        unfinished = [run for run in runs
+                      if sum(n for status, n in store.counts(run["id"]).items()
+                             if status != "done")]
+    if not runs:
         raise RunStoreError(f"{path}: no run recorded")
-    spec = Sweep.from_data(latest["spec"], f"{path} (run {latest['id']})")
-    return run_sweep(spec, run_dir, **kwargs)
+    reports = []
+    for run in unfinished:
+        spec = Sweep.from_data(run["spec"], f"{path} (run {run['id']})")
+        reports.append(run_sweep(spec, run_dir, **kwargs))
+        if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
+            break
+    return reports
+
+
+def unpriced_models(spec: Sweep) -> list[str]:
+    """The spec's provider models the price table cannot price (a spend cap could not see
+    what they spend)."""
+    from ..pricing import load_prices
+
+    table = load_prices()
+    return [m for m in spec.models if provider_of(m) not in ("local", "replay")
+            and table.lookup(m.partition("/")[2]) is None]
+
+
+def check_ready(spec: Sweep) -> None:
+    """Fail before any job starts on what would fail every job of a model: an unknown
+    provider, a missing SDK or key (``SpecError`` naming the model and the variable)."""
+    from adapters import create_adapter
+
+    for model in spec.models:
+        if provider_of(model) in ("local", "replay"):
+            continue
+        try:
+            create_adapter(model, **dict(spec.adapter_options.get(model, {})))
+        except ImportError as exc:
+            raise SpecError(f"model {model}: its SDK is not installed ({exc.name or exc}); "
+                            f"see llm-eval providers") from None
+        except LlmEvalError as exc:
+            raise SpecError(f"model {model}: {exc}") from None
 
 
 async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                           execute: Callable[..., JobOutcome] = execute_job,
                           stop: threading.Event | None = None, handle_sigint: bool = False,
-                          progress: Progress | None = None) -> RunReport:
+                          progress: Progress | None = None, check: bool = False) -> RunReport:
     run_dir = Path(run_dir)
+    if check:
+        check_ready(spec)
+    if spec.spend_cap_usd is not None and (unpriced := unpriced_models(spec)):
+        table = _price_table_name()
+        raise SpecError(f"spend_cap_usd: the cap cannot see what {', '.join(unpriced)} "
+                        f"spend{'s' if len(unpriced) == 1 else ''}: the price table ({table}) "
+                        f"has no price for {'it' if len(unpriced) == 1 else 'them'}; run "
+                        f"without a spend cap or price the model in the table")
     transcripts = run_dir / TRANSCRIPTS_DIR
     transcripts.mkdir(parents=True, exist_ok=True)
     jobs = {job.id: job for job in spec.expand()}
@@ -148,6 +199,7 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                              cost_usd=finished.cost_usd)
                 report.recovered.append(row.id)
         store.requeue_unfinished(run_id)
+        report.adopted = store.adopt_done(run_id)
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
         queued = [r for r in store.jobs(run_id, "queued")]
         meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
@@ -210,6 +262,13 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
         report.stopped_by_user = stop.is_set()
         report.rows = store.jobs(run_id)
     return report
+
+
+def _price_table_name() -> str:
+    from ..pricing import load_prices
+
+    table = load_prices()
+    return f"llm_eval/pricing/prices.yaml, version {table.version} of {table.date}"
 
 
 class SpendMeter:

@@ -33,6 +33,15 @@ def test_scrub_reaches_into_tuples_mappings_and_long_text():
     assert clean["plain"] == "no secrets here" and clean["skew"] == "ask-me-anything"
 
 
+def test_credentials_inside_urls_are_scrubbed():
+    clean = scrub({"base_url": "https://user:pa55word@llm.example/v1?key=AIzaQueryKey1&x=1",
+                   "note": "see https://llm.example/v1/models?api_key=abc123def&page=2#top",
+                   "plain": "https://llm.example/v1?page=2 and a=b"})
+    assert clean["base_url"] == "https://[redacted]@llm.example/v1?key=[redacted]&x=1"
+    assert clean["note"] == "see https://llm.example/v1/models?api_key=[redacted]&page=2#top"
+    assert clean["plain"] == "https://llm.example/v1?page=2 and a=b"
+
+
 def test_sdk_clients_share_one_tls_context_unless_a_client_is_given():
     import openai
 

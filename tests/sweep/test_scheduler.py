@@ -10,7 +10,9 @@ import pytest
 
 from llm_eval.cli import main
 from llm_eval.runstore import RunStore
-from llm_eval.sweep import Sweep, execute_job, resume, run_sweep
+from llm_eval.sweep import SpecError, Sweep, execute_job, resume, run_sweep
+from llm_eval.sweep.command import format_report
+from llm_eval.sweep.scheduler import unpriced_models
 from llm_eval.transcripts import read_transcript
 
 SPEC = {"name": "small", "models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
@@ -95,7 +97,7 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     left_running(tmp_path, ids[2], keep_lines=4)
 
     counting = Counting()
-    report = resume(tmp_path, execute=counting)
+    (report,) = resume(tmp_path, execute=counting)
     assert sorted(counting.ran) == sorted(ids[:3])
     assert report.counts() == {"done": 6}
     with RunStore(tmp_path / "run.sqlite") as store:
@@ -104,6 +106,69 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     assert read_transcript(tmp_path / "transcripts" / f"{ids[0]}.jsonl").complete
     kept = sorted(p.name for p in (tmp_path / "transcripts" / "attempts").iterdir())
     assert kept == sorted(f"{i}.1.jsonl" for i in ids[:3])   # earlier executions kept aside
+
+
+def test_a_job_done_by_another_run_of_the_directory_is_not_run_again(tmp_path):
+    from llm_eval.analysis import load_episodes
+
+    first_spec = Sweep.from_data({**SPEC, "worlds": ["automaton"], "seeds": [1]})
+    first = run_sweep(first_spec, tmp_path)
+    transcripts = {r.id: (tmp_path / r.transcript).read_text() for r in first.rows}
+    wider = Sweep.from_data({**SPEC, "worlds": ["automaton"], "seeds": [1, 2]})
+    counting = Counting()
+    second = run_sweep(wider, tmp_path, execute=counting)
+    assert second.run_id != first.run_id
+    assert sorted(counting.ran) == sorted(set(j.id for j in wider.expand()) - set(transcripts))
+    assert sorted(second.adopted) == sorted(transcripts)
+    assert "(6 by another run in this directory)" in format_report(second)
+    by_id = {r.id: r for r in second.rows}
+    for row in first.rows:   # the same result and the same, untouched transcript
+        assert (by_id[row.id].status, by_id[row.id].score) == ("done", row.score)
+        assert by_id[row.id].transcript == row.transcript
+        assert (tmp_path / row.transcript).read_text() == transcripts[row.id]
+    assert not (tmp_path / "transcripts" / "attempts").exists()
+    episodes = load_episodes([tmp_path])   # each job once, though both runs name it
+    assert sorted(e.job_id for e in episodes) == sorted(by_id)
+
+
+def test_resume_finishes_every_unfinished_run_of_the_directory(tmp_path):
+    older = Sweep.from_data({**SPEC, "worlds": ["automaton"]})
+    ids = [j.id for j in older.expand()]
+    run_sweep(older, tmp_path, execute=Counting(fail={ids[0]: "infra_error"}))
+    newer = Sweep.from_data({**SPEC, "worlds": ["hunters"], "families": ["mfp"]})
+    run_sweep(newer, tmp_path)   # the latest run is complete; the older one is not
+    counting = Counting()
+    reports = resume(tmp_path, execute=counting)
+    assert counting.ran == [ids[0]] and len(reports) == 1
+    assert reports[0].counts() == {"done": 6}
+    assert resume(tmp_path, execute=counting) == [] and counting.ran == [ids[0]]
+
+
+def test_a_spend_cap_needs_a_price_for_every_model(tmp_path):
+    spec = Sweep.from_data({**SPEC, "models": ["random", "openai-chat/no-such-model-priced"],
+                            "worlds": ["automaton"], "spend_cap_usd": 1.0})
+    counting = Counting()
+    with pytest.raises(SpecError, match=r"spend_cap_usd: the cap cannot see what "
+                                        r"openai-chat/no-such-model-priced spends"):
+        run_sweep(spec, tmp_path, execute=counting)
+    assert counting.ran == [] and not (tmp_path / "run.sqlite").exists()
+    priced = Sweep.from_data({**SPEC, "models": ["openai-chat/gpt-4.1-mini"],
+                              "worlds": ["automaton"], "spend_cap_usd": 1.0})
+    assert unpriced_models(priced) == []
+
+
+def test_a_missing_key_is_one_error_before_any_job(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    code = main(["run", "--model", "openai/gpt-5", "--worlds", "automaton", "--no-progress",
+                 "-o", str(tmp_path / "run")])
+    err = capsys.readouterr().err
+    assert code == 2 and err.count("\n") == 1 and "OPENAI_API_KEY is not set" in err
+    assert "model openai/gpt-5" in err and not (tmp_path / "run" / "run.sqlite").exists()
+
+
+def test_resume_of_a_directory_that_is_not_a_run_exits_2(tmp_path, capsys):
+    assert main(["run", "--resume", str(tmp_path / "nothing")]) == 2
+    assert "not a run directory" in capsys.readouterr().err
 
 
 def left_running(run_dir, job: str, keep_lines: int | None) -> None:
@@ -124,7 +189,7 @@ def test_a_job_killed_after_its_episode_ended_is_recorded_not_rerun(tmp_path):
     row = first.rows[0]
     left_running(tmp_path, row.id, keep_lines=None)   # the transcript ended "done"
     counting = Counting()
-    report = resume(tmp_path, execute=counting)
+    (report,) = resume(tmp_path, execute=counting)
     assert counting.ran == [] and report.recovered == [row.id]
     again = next(r for r in report.rows if r.id == row.id)
     assert again.status == "done" and again.score == row.score and again.executions == 1
@@ -176,7 +241,7 @@ def test_the_command_line_runs_flags_and_resumes(tmp_path, capsys):
 
     code = main(["run", "--resume", str(run_dir)])
     out, err = capsys.readouterr()
-    assert code == 0 and "ran 0, 4 already done" in out
+    assert code == 0 and out == f"every job in {run_dir} is done; nothing to resume\n"
 
 
 def test_the_command_line_runs_a_yaml_spec(tmp_path, capsys):

@@ -66,6 +66,9 @@ spend_cap_usd: 5
     ("models: [openai/gpt-5]\nworlds: [warehouse]\n"
      "adapter_options: {openai/gpt-5: {api_key: fake-test-credential-in-a-spec}}",
      r"sweep\.yaml:3: adapter_options: openai/gpt-5: a spec holds no keys"),
+    ("models: [openai-chat/m]\nworlds: [warehouse]\nadapter_options: {openai-chat/m: "
+     "{api_key: not-needed, default_headers: {Authorization: Basic abcdefgh}}}",
+     r"sweep\.yaml:3: adapter_options: openai-chat/m: a spec holds no keys"),
     ("- just a list", r"sweep\.yaml: a sweep spec is a mapping"),
 ])
 def test_errors_name_the_file_and_the_field(tmp_path, text, message):
