@@ -27,7 +27,10 @@ Knobs. ``knob_checks(episodes)`` asks, for every model and every compute knob of
 knob should move differs between the knob's values: the token metrics per model call (from
 the usage the store recorded), ``actions`` as the interaction actions of the transcript. The
 test is a permutation test of the Kruskal-Wallis statistic on ranks (``N_PERM`` seeded label
-shuffles, ``p = (1 + hits) / (1 + N_PERM)``); ``changed`` when ``p < ALPHA``. Identical
+shuffles, ``p = (1 + hits) / (1 + N_PERM)``); ``changed`` when ``p < ALPHA``. The other
+settings are held fixed: labels are shuffled only among episodes that share every other knob
+and the prompt and rendering (``STRATA``), so a second knob varied in the same sweep cannot
+pass for an effect of the first. Identical
 values everywhere cannot differ (``changed`` False, said so), and too few episodes to reach
 ``ALPHA`` at all are said so too: such a knob is flagged, not silently trusted.
 """
@@ -68,6 +71,7 @@ KNOB_METRICS = {"reasoning_effort": "reasoning_tokens", "thinking_budget": "reas
                 "interaction_steps": "actions"}
 ALPHA = 0.05
 N_PERM = 5000
+STRATA = ("prompt", "rendering", "tool_mode", "temperature")   # with the other knobs
 _EFFORTS = ("minimal", "low", "medium", "high", "xhigh", "max")
 
 
@@ -226,14 +230,18 @@ def knob_checks(episodes: Iterable[Episode], *, seed: int = 0) -> list[KnobCheck
     for model in sorted(by_model):
         for knob, metric in KNOB_METRICS.items():
             groups: dict[Any, list[float]] = defaultdict(list)
+            strata: dict[Any, list[Any]] = defaultdict(list)
+            others = [k for k in KNOB_METRICS if k != knob] + list(STRATA)
             for episode in by_model[model]:
                 if knob not in episode.settings:
                     continue
                 value = _metric(episode, metric)
                 if value is not None:
-                    groups[_hashable(episode.knob(knob))].append(value)
+                    level = _hashable(episode.knob(knob))
+                    groups[level].append(value)
+                    strata[level].append(tuple(_hashable(episode.knob(k)) for k in others))
             if len(groups) >= 2:
-                checks.append(_check(model, knob, metric, groups, seed))
+                checks.append(_check(model, knob, metric, groups, seed, strata))
     return checks
 
 
@@ -267,7 +275,7 @@ def _order(value: Any) -> tuple:
 
 
 def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
-           seed: int) -> KnobCheck:
+           seed: int, strata: dict[Any, list[Any]] | None = None) -> KnobCheck:
     values = tuple(sorted(groups, key=_order))
     medians = ", ".join(f"{_number(float(np.median(groups[v])))} at {setting_label(v)}"
                         for v in values)
@@ -279,7 +287,8 @@ def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
         return KnobCheck(knob, values, metric, False,
                          f"{what}: median {medians}; identical everywhere, so the setting "
                          f"did not change what the {actor} did", model, 1.0)
-    p_value = _permutation_p([groups[v] for v in values], seed)
+    p_value = _permutation_p([groups[v] for v in values], seed,
+                             [strata[v] for v in values] if strata else None)
     if p_value < ALPHA:
         verdict = f"the distributions differ (permutation p={p_value:.3g})"
     elif _arrangements([len(groups[v]) for v in values]) < 2 / ALPHA:
@@ -308,10 +317,19 @@ def _ranks(values: np.ndarray) -> np.ndarray:
     return ranks
 
 
-def _permutation_p(samples: list[list[float]], seed: int) -> float:
-    """Permutation p-value of the Kruskal-Wallis statistic: do the samples differ?"""
+def _permutation_p(samples: list[list[float]], seed: int,
+                   strata: list[list[Any]] | None = None) -> float:
+    """Permutation p-value of the Kruskal-Wallis statistic: do the samples differ? With
+    ``strata`` (a label per value), labels are shuffled only within a stratum."""
     values = np.concatenate([np.asarray(s, dtype=float) for s in samples])
     labels = np.concatenate([np.full(len(s), k) for k, s in enumerate(samples)])
+    where = None
+    if strata is not None:
+        flat = [label for group in strata for label in group]
+        index: dict[Any, list[int]] = defaultdict(list)
+        for i, label in enumerate(flat):
+            index[label].append(i)
+        where = [np.array(ix) for ix in index.values() if len(ix) > 1]
     sizes = np.array([len(s) for s in samples], dtype=float)
     ranks = _ranks(values)
 
@@ -327,7 +345,12 @@ def _permutation_p(samples: list[list[float]], seed: int) -> float:
     hits, left = 0, N_PERM
     while left > 0:   # in chunks, so many episodes do not need a huge matrix
         size = min(left, 1000)
-        shuffled = rng.permuted(np.tile(labels, (size, 1)), axis=1)
+        if where is None:
+            shuffled = rng.permuted(np.tile(labels, (size, 1)), axis=1)
+        else:
+            shuffled = np.tile(labels, (size, 1))
+            for ix in where:
+                shuffled[:, ix] = rng.permuted(shuffled[:, ix], axis=1)
         hits += int(np.sum(statistic(shuffled) >= observed - 1e-9 * max(1.0, observed)))
         left -= size
     return (1 + hits) / (1 + N_PERM)
