@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import tempfile
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "job_from_transcri
 
 IGNORED = {"time"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts"}, "header": {"run_id", "versions"}}
+SKIPPED_BECAUSE = "the job's status is "   # then the end status, or unfinished
 
 
 class ReplayError(LlmEvalError):
@@ -196,7 +198,7 @@ def replay_transcript(path: str | Path) -> ReplayResult:
     end = transcript.events[-1] if transcript.events else None
     if end is None or end.type != "end" or end.status != "done":
         status = end.status if end is not None and end.type == "end" else "unfinished"
-        return ReplayResult(**base, status="skipped", detail=f"the job's status is {status}")
+        return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + status)
     adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path)
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
@@ -241,8 +243,9 @@ def run_recorded(path: str | Path, run_dir: str | Path):
 # -- llm-eval replay ------------------------------------------------------------------------------
 def cmd_replay(args) -> int:
     """``llm-eval replay RUN_DIR|TRANSCRIPT...``: one line per transcript, then
-    ``reproduced N/M``; exit 0 when every finished job is reproduced, 1 on any mismatch, 2
-    when a path holds no transcript."""
+    ``reproduced N/M``; exit 0 when at least one job is reproduced and none mismatches, 1 on
+    any mismatch, 2 when a path holds no transcript or no transcript could be replayed (every
+    job unfinished: a check that verified nothing does not pass)."""
     import sys
 
     try:
@@ -268,7 +271,18 @@ def cmd_replay(args) -> int:
     for r in checked:
         if not r.reproduced:
             print(f"mismatch: job {r.job_id} ({r.path}): {r.detail}", file=sys.stderr)
+    if not checked:
+        print(f"llm-eval: error: nothing could be replayed: {_skipped_summary(results)}",
+              file=sys.stderr)
+        return 2
     return 0 if reproduced == len(checked) else 1
+
+
+def _skipped_summary(skipped: list[ReplayResult]) -> str:
+    """``"3 transcript(s) skipped: not finished (unfinished 2, interrupted 1)"``."""
+    statuses = Counter(r.detail.removeprefix(SKIPPED_BECAUSE) for r in skipped)
+    counts = ", ".join(f"{status} {n}" for status, n in statuses.most_common())
+    return f"{len(skipped)} transcript(s) skipped: not finished ({counts})"
 
 
 def add_replay_parser(commands):
@@ -279,7 +293,8 @@ def add_replay_parser(commands):
                     "with its model calls answered from the transcript, and compare the new "
                     "transcript with the recorded one, ignoring times, latencies and retry "
                     "attempts. Prints one line per job and 'reproduced N/M'; exits 1 naming "
-                    "the job, event and step of any mismatch.")
+                    "the job, event and step of any mismatch, and 2 when no job could be "
+                    "replayed (none finished).")
     replay.add_argument("targets", nargs="+", metavar="RUN_DIR|TRANSCRIPT")
     replay.set_defaults(handler=cmd_replay)
     return replay

@@ -109,6 +109,38 @@ def test_a_run_directory_replays_and_unfinished_jobs_are_skipped(tmp_path, capsy
     assert any("skipped: the job's status is unfinished" in line for line in out)
 
 
+def test_a_torn_transcript_alone_replays_nothing_and_does_not_pass(tmp_path, capsys):
+    lines = TOOLS.read_text().splitlines(keepends=True)
+    torn = tmp_path / TOOLS.name
+    torn.write_text("".join(lines[:4]) + lines[4][:10])   # as a crash leaves it: no end event
+    assert main(["replay", str(torn)]) == 2
+    out, err = capsys.readouterr()
+    assert "skipped: the job's status is unfinished" in out
+    assert out.splitlines()[-1] == "reproduced 0/0 (1 unfinished jobs skipped)"
+    assert err == ("llm-eval: error: nothing could be replayed: 1 transcript(s) skipped: "
+                   "not finished (unfinished 1)\n")
+
+
+def test_a_run_directory_whose_jobs_never_finished_replays_nothing(tmp_path, capsys):
+    spec = Sweep.from_data({"models": ["random"], "worlds": ["hunters"],
+                            "families": ["mfp", "planning"], "budgets": {"interaction_steps": 5}})
+    report = run_sweep(spec, tmp_path)
+    assert report.counts() == {"done": 2}
+    cut, stopped = (tmp_path / "transcripts" / f"{row.id}.jsonl" for row in report.rows)
+    cut.write_text("".join(cut.read_text().splitlines(keepends=True)[:-1]))   # killed
+    events = [json.loads(line) for line in stopped.read_text().splitlines()]
+    assert events[-1]["type"] == "end"
+    events[-1]["status"] = "interrupted"                                       # Ctrl-C
+    stopped.write_text("".join(json.dumps(e) + "\n" for e in events))
+    assert main(["replay", str(tmp_path)]) == 2
+    out, err = capsys.readouterr()
+    assert sum(" skipped: the job's status is " in line for line in out.splitlines()) == 2
+    assert out.splitlines()[-1] == "reproduced 0/0 (2 unfinished jobs skipped)"
+    assert err.count("\n") == 1 and err.startswith("llm-eval: error: nothing could be replayed: "
+                                                    "2 transcript(s) skipped: not finished (")
+    assert "unfinished 1" in err and "interrupted 1" in err
+
+
 def test_a_path_without_transcripts_is_a_usage_error(tmp_path, capsys):
     assert main(["replay", str(tmp_path)]) == 2
     assert "neither a transcript nor a run directory" in capsys.readouterr().err
