@@ -77,6 +77,43 @@ def test_a_small_rise_is_flat_however_certain():
     assert world.slope_low > 0 and world.effect < 0.05 and world.verdict == "flat"
 
 
+def _line(name: str, a: float, b: float, xs=(100, 1000, 10000), seeds: int = 2) -> list:
+    """Episodes of one world scoring exactly ``a + b * log10(x)`` at total tokens ``x``."""
+    return [episode(a + b * math.log10(x), world=name, seed=s, model=f"m{x}",
+                    usage=usage(input_tokens=x, output_tokens=0))
+            for x in xs for s in range(seeds)]
+
+
+def test_points_on_a_line_give_its_slope_and_the_verdict_at_the_0_05_threshold():
+    # compute 100 to 10000 spans log10 2 to 4: the predicted change is 2b. On an exact line
+    # every bootstrap resample with two compute values has slope b, so the interval is [b, b]
+    # and the verdict turns on the change alone: 2 * 0.026 = 0.052 >= 0.05, 2 * 0.024 = 0.048
+    episodes = (_line("up-above", 0.3, 0.026) + _line("up-below", 0.3, 0.024)
+                + _line("down-above", 0.7, -0.026) + _line("down-below", 0.7, -0.024))
+    curves = {c.world: c for c in scaling_curves(episodes, "total_tokens")}
+    expected = {"up-above": (0.026, 0.052, "helps"), "up-below": (0.024, 0.048, "flat"),
+                "down-above": (-0.026, -0.052, "hurts"), "down-below": (-0.024, -0.048, "flat")}
+    for world, (slope, effect, verdict) in expected.items():
+        curve = curves[world]
+        assert curve.slope == pytest.approx(slope, rel=1e-9)
+        assert curve.slope_low == pytest.approx(slope, rel=1e-9)
+        assert curve.slope_high == pytest.approx(slope, rel=1e-9)
+        assert curve.effect == pytest.approx(effect, rel=1e-9)
+        assert curve.verdict == verdict, world
+    assert trend_summary(curves.values()) == {"helps": 1, "flat": 2, "hurts": 1, "unknown": 0}
+
+
+def test_least_squares_slope_on_log10_compute_by_hand():
+    # log10 x = 2, 3, 4, 5 with scores 0, 1, 1, 1: mean u 3.5, mean score 0.75;
+    # sum (u - 3.5)(y - 0.75) = 1.125 - 0.125 + 0.125 + 0.375 = 1.5; sum (u - 3.5)^2 = 5;
+    # slope 0.3 (not the 1/3 of the end points), change 0.3 * (5 - 2) = 0.9
+    episodes = [episode(y, world="w", seed=1, model=f"m{x}",
+                        usage=usage(input_tokens=x, output_tokens=0))
+                for x, y in ((100, 0.0), (1000, 1.0), (10000, 1.0), (100000, 1.0))]
+    (_, world) = scaling_curves(episodes, "total_tokens")
+    assert world.slope == pytest.approx(0.3) and world.effect == pytest.approx(0.9)
+
+
 def test_points_band_and_exclusions():
     episodes = _world("up", _rising) + [episode(1.0, world="up", seed=9),
                                         episode(status="infra_error", world="up", seed=8,

@@ -78,6 +78,49 @@ def test_the_bootstrap_is_deterministic_by_seed():
     assert estimate(scores, worlds, seed=3) != estimate(scores, worlds, seed=4)
 
 
+# The bootstrap cases below have resampled means whose distribution is known exactly; the
+# percentile bounds are then fixed numbers as long as the tail masses are far from 2.5% in
+# units of sampling noise (sd of a 2.5% count: sqrt(n_boot * 0.025 * 0.975), 7 at 2000 and
+# 22 at 20000 resamples), so they must hold for every seed.
+SEEDS = range(5)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bootstrap_interval_of_two_worlds_scoring_0_and_1_by_hand(seed):
+    # one score per world: draw two worlds; means 0, 1/2, 1 with probabilities 1/4, 1/2, 1/4,
+    # so 25% of resamples sit at each end (about 500 of 2000, against 50 in each tail)
+    for clusters in (["a", "b"], None):
+        result = estimate([0, 1], clusters, seed=seed)
+        assert (result.ci_low, result.ci_high) == (0.0, 1.0)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_bootstrap_interval_strictly_inside_by_hand(seed):
+    # six draws of a fair 0/1 score, so 6 * mean ~ Binomial(6, 1/2): P(mean = 0) = 1/64 = 1.6%
+    # (under 2.5%), P(mean <= 1/6) = 7/64 = 10.9% (over it): the interval is [1/6, 5/6].
+    # It is the same for six one-score worlds (the ordinary bootstrap) and for three worlds
+    # scoring 0 and 1 each (two-stage: any world drawn gives two fresh draws of 0 or 1).
+    # Resampling worlds alone would give [0.5, 0.5]; drawing one score per world drawn,
+    # Binomial(3, 1/2) / 3 with P(0) = 1/8, would give [0, 1].
+    for clusters in (list("abcdef"), list("aabbcc")):
+        result = estimate([0, 1] * 3, clusters, n_boot=20000, seed=seed)
+        assert result.ci_low == pytest.approx(1 / 6) and result.ci_high == pytest.approx(5 / 6)
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_two_stage_bootstrap_draws_each_world_at_its_size_by_hand(seed):
+    # world a = [0], world b = [0, 1]; draw two worlds, then each drawn world's size of scores:
+    #   a, a (1/4):          two 0s                      -> mean 0
+    #   a, b or b, a (1/2):  a 0 and two draws from b    -> 0, 1/3, 2/3
+    #   b, b (1/4):          four draws from b           -> Binomial(4, 1/2) / 4
+    # means above 2/3 come only from b, b: P(1) = 1/4 * 1/16 = 1.6% < 2.5%, P(>= 3/4) =
+    # 1/4 * 5/16 = 7.8%, so the upper bound is 3/4; P(0) >= 1/4, so the lower bound is 0.
+    # The ordinary bootstrap of [0, 0, 1] has P(1) = 1/27 = 3.7% (upper bound 1); resampling
+    # worlds alone gives means 0, 1/3, 1/2 (upper bound 1/2).
+    result = estimate([0, 0, 1], ["a", "b", "b"], n_boot=20000, seed=seed)
+    assert result.ci_low == 0.0 and result.ci_high == pytest.approx(3 / 4)
+
+
 def test_an_empty_list_or_mismatched_clusters_are_errors():
     with pytest.raises(ValueError, match="at least one"):
         estimate([])
