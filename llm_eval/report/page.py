@@ -11,6 +11,7 @@ Every piece of text reaches the page through ``markup.tag`` (escaped).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -224,6 +225,22 @@ def _task_table(episodes: Sequence[Any]) -> Markup:
                  tag("table", header, *rows, class_="tasks")])
 
 
+def _world_table(episodes: Sequence[Any]) -> Markup:
+    from ..analysis.stats import aggregate
+
+    cells = {_key(r): r for r in aggregate(episodes, ("model", "world"))}
+    models = sorted({k[0] for k in cells}, key=str)
+    worlds = sorted({k[1] for k in cells}, key=str)
+    header = tag("tr", tag("th", "world"), *[tag("th", m) for m in models])
+    rows = [tag("tr", tag("th", world),
+                *[_estimate_cell(cells.get((m, world)), model=m, world=world) for m in models])
+            for world in worlds]
+    return join([tag("h2", "Per world", id="worlds"),
+                 tag("p", "All families of a world together; the interval resamples its "
+                          "episodes (one world is one cluster).", class_="note"),
+                 tag("table", header, *rows, class_="worlds")])
+
+
 def _measure_present(episodes: Iterable[Any], measure: str) -> bool:
     from ..analysis.scaling import compute_of
 
@@ -334,6 +351,7 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
     values: dict[str, dict[str, list[float]]] = {}
     resets: dict[str, list[float]] = {}
     counts: dict[str, int] = {}
+    by_kind: dict[str, dict[str, int]] = {}
     unreadable: list[str] = []
     for episode in episodes:   # as behaviour_table, one transcript at a time: a bad one is
         if episode.status != "done" or not has_transcript(episode):   # reported, not fatal
@@ -345,6 +363,9 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
             continue
         model = str(episode.model)
         counts[model] = counts.get(model, 0) + 1
+        kinds = by_kind.setdefault(model, {})
+        for kind, n in behaviour.actions_by_kind.items():
+            kinds[kind] = kinds.get(kind, 0) + n
         per = values.setdefault(model, {m: [] for m in measures})
         for m in measures:
             value = getattr(behaviour, m, None)
@@ -377,13 +398,64 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
                           "share of the program's rules that fired during interaction. "
                           "Means over the episodes where the measure is defined.",
                      class_="note"))
+    parts.append(_kinds_table(models, by_kind))
     parts.append(_figure(plots.behaviour_png(models, values),
                          "Behaviour per model: bars are means, dots are episodes"))
     return join(parts)
 
 
+def _kinds_table(models: Sequence[str], by_kind: dict[str, dict[str, int]]) -> Markup:
+    """Actions by kind over every episode of each arm: the count and its share of all."""
+    from ..analysis.behaviour import KINDS
+
+    kinds = list(KINDS) + sorted({k for per in by_kind.values() for k in per} - set(KINDS))
+    header = tag("tr", tag("th", "actions by kind"), *[tag("th", k) for k in kinds],
+                 tag("th", "all"))
+    rows = []
+    for model in models:
+        per = by_kind.get(model, {})
+        total = sum(per.values())
+        cells = [tag("td", f"{per.get(k, 0)} ({per.get(k, 0) / total:.0%})" if total else "0",
+                     class_="num", data_model=model, data_kind=k, data_count=per.get(k, 0))
+                 for k in kinds]
+        rows.append(tag("tr", tag("th", model), *cells, tag("td", total, class_="num")))
+    return tag("table", header, *rows, class_="kinds")
+
+
 def _mean_text(data: Sequence[float]) -> str:
     return f"{sum(data) / len(data):.3f} (n={len(data)})" if data else "-"
+
+
+# -- arms ------------------------------------------------------------------------------------
+
+# the settings that make two episodes of one model different arms of a sweep (per-episode
+# identifiers such as world, family, seed and repeat do not)
+ARM_SETTINGS = ("prompt", "rendering", "history", "interaction_steps", "reasoning_effort",
+                "thinking_budget", "max_output_tokens", "temperature", "tool_mode")
+
+
+def by_arm(episodes: Sequence[Any]) -> list[Any]:
+    """``episodes`` with each one's ``model`` setting replaced by its arm: the model plus every
+    ``ARM_SETTINGS`` value that varies among that model's episodes (``openai/m prompt=reflective
+    history=3``); just the model when nothing varies. Tables grouped by model then keep the
+    arms of a prompt x budget sweep apart."""
+    from ..analysis.stats import setting_label
+
+    seen: dict[str, dict[str, set]] = {}
+    for e in episodes:
+        per = seen.setdefault(str(e.model), {})
+        for key in ARM_SETTINGS:
+            per.setdefault(key, set()).add(setting_label(e.settings.get(key)))
+    out = []
+    for e in episodes:
+        varying = [k for k in ARM_SETTINGS if len(seen[str(e.model)][k]) > 1]
+        if not varying:
+            out.append(e)
+            continue
+        label = " ".join([str(e.model)] + [f"{k}={setting_label(e.settings.get(k))}"
+                                           for k in varying])
+        out.append(dataclasses.replace(e, settings={**e.settings, "model": label}))
+    return out
 
 
 # -- the page --------------------------------------------------------------------------------
@@ -392,20 +464,22 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
                   limits: ViewerLimits | None = None) -> str:
     """The report's HTML text for ``episodes`` (loaded from ``run_dirs``)."""
     limits = limits or ViewerLimits()
-    leaderboard, family_plot = _leaderboard(episodes)
+    arms = by_arm(episodes)
+    leaderboard, family_plot = _leaderboard(arms)
     body = [tag("h1", TITLE),
             tag("nav", join([tag("a", name, href=f"#{anchor}") for anchor, name in (
                 ("runs", "runs"), ("leaderboard", "leaderboard"), ("unscored", "not scored"),
-                ("tasks", "per task"),
+                ("tasks", "per task"), ("worlds", "per world"),
                 ("scaling", "compute scaling"), ("knobs", "knob checks"),
                 ("behaviour", "behaviour"), ("viewer", "transcripts"))], " | ")),
             _runs_section(episodes, [Path(d) for d in run_dirs]),
             leaderboard, family_plot,
             _unscored_section(episodes, limits),
-            _task_table(episodes),
+            _task_table(arms),
+            _world_table(arms),
             _scaling_section(episodes),
             _knob_section(episodes),
-            _behaviour_section(episodes),
+            _behaviour_section(arms),
             tag("h2", "Transcripts", id="viewer"),
             render_viewer(episodes, limits)]
     head = tag("head", tag("meta", charset="utf-8"),

@@ -161,3 +161,60 @@ def test_the_plots_of_a_page_are_written_as_png_files(random_oracle_run, tmp_pat
         assert base64.b64encode(data).decode() in html
         with Image.open(io.BytesIO(data)) as image:
             assert image.format == "PNG"
+
+
+WORLD_CELL = re.compile(r'data-mean="([0-9.]+)" data-n="(\d+)" data-model="([^"]*)" '
+                        r'data-world="([^"]*)">')
+KIND_CELL = re.compile(r'data-model="([^"]*)" data-kind="([^"]*)" data-count="(\d+)">')
+
+
+def test_the_arms_of_a_prompt_sweep_are_ranked_apart_and_per_world(tmp_path):
+    """One model swept over two prompts: the leaderboard and the per-world table show one
+    column or row per prompt with the means worked out by hand, not one merged model."""
+    run_dir = tmp_path / "prompts"
+    scores = {("terse", "warehouse"): [0.0, 0.5], ("terse", "easel"): [1.0, 0.5],
+              ("reflective", "warehouse"): [1.0, 1.0], ("reflective", "easel"): [0.25, 0.75]}
+    jobs, done = [], {}
+    for (prompt, world), values in scores.items():
+        for seed, score in enumerate(values, 1):
+            settings = {"v": 1, "model": "openai/gpt-x", "world": world, "family": "mfp",
+                        "task": f"{world}-mfp", "seed": seed, "repeat": 0, "prompt": prompt}
+            job = _Job(f"{prompt}{world}{seed}", settings)
+            jobs.append(job)
+            done[job.id] = score
+    with RunStore(run_dir / "run.sqlite") as store:
+        store.add_run("r", "r", {})
+        store.add_jobs("r", jobs)
+        for job in jobs:
+            store.start("r", job.id, f"transcripts/{job.id}.jsonl")
+            store.finish("r", job.id, score=done[job.id], raw_reward=0.0)
+    html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
+
+    board = {(m, f): (float(mean), int(n)) for mean, n, m, f in CELL.findall(html)}
+    assert board == {("openai/gpt-x prompt=reflective", "mfp"): (0.75, 4),
+                     ("openai/gpt-x prompt=reflective", "overall"): (0.75, 4),
+                     ("openai/gpt-x prompt=terse", "mfp"): (0.5, 4),
+                     ("openai/gpt-x prompt=terse", "overall"): (0.5, 4)}
+    worlds = {(m, w): (float(mean), int(n)) for mean, n, m, w in WORLD_CELL.findall(html)}
+    assert worlds == {("openai/gpt-x prompt=terse", "warehouse"): (0.25, 2),
+                      ("openai/gpt-x prompt=terse", "easel"): (0.75, 2),
+                      ("openai/gpt-x prompt=reflective", "warehouse"): (1.0, 2),
+                      ("openai/gpt-x prompt=reflective", "easel"): (0.5, 2)}
+    assert 'id="worlds"' in html and 'href="#worlds"' in html
+
+
+def test_actions_by_kind_add_up_the_transcripts(random_oracle_run, tmp_path):
+    from llm_eval.analysis.behaviour import behaviour_of
+
+    expected: dict[tuple[str, str], int] = defaultdict(int)
+    with RunStore(random_oracle_run / "run.sqlite") as store:
+        (run,) = store.runs()
+        for row in store.jobs(run["id"], "done"):
+            behaviour = behaviour_of(random_oracle_run / row.transcript)
+            for kind, n in behaviour.actions_by_kind.items():
+                expected[(row.settings["model"], kind)] += n
+    html = build_report([random_oracle_run], tmp_path / "r.html").read_text(encoding="utf-8")
+    shown = {(m, k): int(n) for m, k, n in KIND_CELL.findall(html)}
+    assert {k: n for k, n in shown.items() if n} == {k: n for k, n in expected.items() if n}
+    assert {m for m, _ in shown} == {"random", "oracle"}
+    assert shown[("random", "click")] + shown[("random", "arrow")] > 0   # not all zero
