@@ -6,8 +6,8 @@ families x three seeds, and then the real-model episodes recorded in the package
 own whose model requests are answered from its recording by the replay adapter. Everything is
 written to DIR as any run is (``run.sqlite``, one transcript per job), so ``llm-eval replay
 DIR``, ``llm-eval report DIR`` and ``llm-eval run --resume`` work on it. It prints a score table
-(mean score per model and family, with its standard error and the number of episodes) and
-where things are. Running the demo again into the same DIR runs nothing twice.
+(mean score per arm and family with its 95% interval clustered by world, the number of scored
+episodes and of jobs not done) and where things are. Running the demo again into the same DIR runs nothing twice.
 """
 
 from __future__ import annotations
@@ -82,13 +82,14 @@ def run_demo(out: str | Path, *, worlds=DEMO_WORLDS, seeds=DEMO_SEEDS,
 
 
 def score_table(out: str | Path) -> str:
-    """Mean score per model and family, then per model over all families, each with its 95%
+    """Mean score per arm (``by_arm``: a model, plus the settings that vary among its
+    episodes) and family, then per arm over all families, each with its 95%
     confidence interval clustered by world (``llm_eval.analysis``; none for a single
     episode); then the number of scored episodes and of jobs not done."""
     from .analysis.data import load_episodes
-    from .analysis.stats import aggregate
+    from .analysis.stats import aggregate, by_arm
 
-    episodes = load_episodes([out])
+    episodes = by_arm(load_episodes([out]))
     cells = {row.key: row for row in aggregate(episodes, ("model", "family"))}
     overall = {row.key[0]: row for row in aggregate(episodes, ("model",))}
     models = list(dict.fromkeys(e.model for e in episodes))
@@ -127,7 +128,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 130
     print()
-    print("mean score per model and family [95% interval, clustered by world]:")
+    print("mean score per arm and family [95% interval, clustered by world]:")
     print(score_table(out))
     print()
     print(f"ran {result.executed} jobs ({result.skipped} already done) in "

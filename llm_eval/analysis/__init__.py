@@ -3,7 +3,8 @@ and behaviour (WORLDTEST.md 7 and 8).
 
 - ``data``: ``load_episodes(run_dirs)`` reads the run stores into ``Episode`` records;
 - ``stats``: ``estimate`` (mean, cluster-robust error, world-clustered bootstrap interval),
-  ``aggregate`` by settings, ``paired_comparison`` of two arms with a sign-flip test;
+  ``aggregate`` by settings (``by_arm`` labels each model's arms), ``paired_comparison`` of
+  two arms with a sign-flip test;
 - ``scaling``: score against realised compute per world (``scaling_curves``,
   ``trend_summary``) and whether each compute knob changed what the provider did
   (``knob_checks``);
@@ -18,11 +19,11 @@ from .behaviour import Behaviour, behaviour_of, behaviour_table, lcs_ratio, summ
 from .data import AnalysisError, Episode, load_episodes
 from .scaling import (MEASURES, Curve, KnobCheck, compute_of, knob_checks, scaling_curves,
                       trend_summary)
-from .stats import (Comparison, Estimate, GroupRow, aggregate, estimate, paired_comparison,
-                    setting_label)
+from .stats import (Comparison, Estimate, GroupRow, aggregate, by_arm, estimate,
+                    paired_comparison, setting_label)
 
 __all__ = ["AnalysisError", "Episode", "load_episodes", "Estimate", "estimate", "GroupRow",
-           "aggregate", "Comparison", "paired_comparison", "setting_label", "MEASURES",
+           "aggregate", "by_arm", "Comparison", "paired_comparison", "setting_label", "MEASURES",
            "Curve", "compute_of", "scaling_curves", "trend_summary", "KnobCheck",
            "knob_checks", "Behaviour", "behaviour_of", "behaviour_table", "lcs_ratio",
            "summarise"]

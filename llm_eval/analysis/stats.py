@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -47,7 +47,8 @@ import numpy as np
 from .data import Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
-           "sign_flip_p", "setting_label", "natural_key", "EXACT_MAX_PAIRS", "CONFIDENCE"]
+           "sign_flip_p", "setting_label", "natural_key", "by_arm", "ARM_SETTINGS",
+           "EXACT_MAX_PAIRS", "CONFIDENCE"]
 
 CONFIDENCE = 0.95
 EXACT_MAX_PAIRS = 16          # 2**16 sign patterns: enumerate them all up to here
@@ -82,6 +83,35 @@ def natural_key(label: str) -> tuple:
     except (TypeError, ValueError):
         return (1, 0.0, str(label))
     return (0, number, str(label)) if math.isfinite(number) else (1, 0.0, str(label))
+
+
+# the settings that make two episodes of one model different arms of a sweep (per-episode
+# identifiers such as world, family, seed and repeat do not)
+ARM_SETTINGS = ("prompt", "rendering", "history", "interaction_steps", "horizon",
+                "max_consecutive_invalid", "reasoning_effort", "thinking_budget",
+                "max_output_tokens", "temperature", "tool_mode")
+
+
+def by_arm(episodes: Iterable[Episode]) -> list[Episode]:
+    """``episodes`` with each one's ``model`` setting replaced by its arm: the model plus every
+    ``ARM_SETTINGS`` value that varies among that model's episodes (``openai/m prompt=reflective
+    history=3``); just the model when nothing varies. Tables grouped by model then keep the
+    arms of a prompt x budget sweep apart."""
+    episodes = list(episodes)
+    seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for e in episodes:
+        for key in ARM_SETTINGS:
+            seen[str(e.model)][key].add(setting_label(e.settings.get(key)))
+    out = []
+    for e in episodes:
+        varying = [k for k in ARM_SETTINGS if len(seen[str(e.model)][k]) > 1]
+        if not varying:
+            out.append(e)
+            continue
+        label = " ".join([str(e.model)] + [f"{k}={setting_label(e.settings.get(k))}"
+                                           for k in varying])
+        out.append(replace(e, settings={**e.settings, "model": label}))
+    return out
 
 
 def estimate(scores: Sequence[float], clusters: Sequence[str] | None = None, *,

@@ -11,7 +11,6 @@ Every piece of text reaches the page through ``markup.tag`` (escaped).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -426,44 +425,14 @@ def _mean_text(data: Sequence[float]) -> str:
     return f"{sum(data) / len(data):.3f} (n={len(data)})" if data else "-"
 
 
-# -- arms ------------------------------------------------------------------------------------
-
-# the settings that make two episodes of one model different arms of a sweep (per-episode
-# identifiers such as world, family, seed and repeat do not)
-ARM_SETTINGS = ("prompt", "rendering", "history", "interaction_steps", "reasoning_effort",
-                "thinking_budget", "max_output_tokens", "temperature", "tool_mode")
-
-
-def by_arm(episodes: Sequence[Any]) -> list[Any]:
-    """``episodes`` with each one's ``model`` setting replaced by its arm: the model plus every
-    ``ARM_SETTINGS`` value that varies among that model's episodes (``openai/m prompt=reflective
-    history=3``); just the model when nothing varies. Tables grouped by model then keep the
-    arms of a prompt x budget sweep apart."""
-    from ..analysis.stats import setting_label
-
-    seen: dict[str, dict[str, set]] = {}
-    for e in episodes:
-        per = seen.setdefault(str(e.model), {})
-        for key in ARM_SETTINGS:
-            per.setdefault(key, set()).add(setting_label(e.settings.get(key)))
-    out = []
-    for e in episodes:
-        varying = [k for k in ARM_SETTINGS if len(seen[str(e.model)][k]) > 1]
-        if not varying:
-            out.append(e)
-            continue
-        label = " ".join([str(e.model)] + [f"{k}={setting_label(e.settings.get(k))}"
-                                           for k in varying])
-        out.append(dataclasses.replace(e, settings={**e.settings, "model": label}))
-    return out
-
-
 # -- the page --------------------------------------------------------------------------------
 
 def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
                   limits: ViewerLimits | None = None) -> str:
     """The report's HTML text for ``episodes`` (loaded from ``run_dirs``)."""
     limits = limits or ViewerLimits()
+    from ..analysis.stats import by_arm
+
     arms = by_arm(episodes)
     leaderboard, family_plot = _leaderboard(arms)
     body = [tag("h1", TITLE),

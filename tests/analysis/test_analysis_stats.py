@@ -230,3 +230,21 @@ def test_many_pairs_use_a_seeded_monte_carlo_test():
     assert 1 / 2001 <= result.p_value < 0.01
     assert paired_comparison(a, b, n_perm=2000) == result
     assert sign_flip_p([0.0] * 20, n_perm=100) == (1.0, "monte-carlo")
+
+
+def test_by_arm_labels_a_model_with_the_settings_that_vary_among_its_episodes():
+    from llm_eval.analysis import by_arm
+
+    episodes = [episode(model="m", prompt="terse", history="full", seed=1),
+                episode(model="m", prompt="reflective", history="full", seed=1),
+                episode(model="m", prompt="reflective", history="full", seed=2),
+                episode(model="n", prompt="terse", history="full", seed=1),
+                episode(model="n", prompt="terse", history="full", seed=2),
+                episode(model="random", seed=1)]
+    arms = by_arm(episodes)
+    assert [e.model for e in arms] == ["m prompt=terse", "m prompt=reflective",
+                                       "m prompt=reflective", "n", "n", "random"]
+    assert [e.job_id for e in arms] == [e.job_id for e in episodes]   # same episodes
+    assert episodes[0].model == "m"                                   # inputs untouched
+    rows = {r.key: r for r in aggregate(arms, ("model",))}
+    assert rows[("m prompt=reflective",)].n_done == 2 and rows[("n",)].n_done == 2
