@@ -2,7 +2,8 @@
 
 ``llm-eval run SPEC.yaml -o RUN_DIR``, ``llm-eval run --model M [--model M2] --worlds W...
 --families F... [--seeds S...] [--repeats N] ... -o RUN_DIR`` (the spec's fields as flags), or
-``llm-eval run --resume RUN_DIR``. Prints one line per job (id, model, task, status, score)
+``llm-eval run --resume RUN_DIR [--spend-cap USD]`` (the runs' own specs; a new cap, e.g.
+after the old one stopped the run). Prints one line per job (id, model, task, status, score)
 and where the store and the transcripts are. Exit 0 when every job is done; 3 when some are
 not (infrastructure errors, failures, a spend cap): the run can be resumed; 130 when Ctrl-C
 stopped it (cleanly: running episodes end before their next model call and go back to the
@@ -73,7 +74,7 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         limits = {}
         for item in args.concurrency:
             provider, _, n = item.partition("=")
-            if not n.isdigit():
+            if not provider or not n.isdigit():
                 raise SpecError(f"--concurrency: expected PROVIDER=N, got {item!r}")
             limits[provider] = int(n)
         data["concurrency"] = limits
@@ -81,6 +82,20 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["adapter_options"] = {m: _local_server(m, args.base_url) for m in args.model
                                    if "/" in m}
     return Sweep.from_data(data, "command line")
+
+
+# the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
+SPEC_FLAGS = ("model", "worlds", "families", "seeds", "repeats", "prompts", "renderings",
+              "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
+              "history", "tool_mode", "temperature", "concurrency", "base_url")
+
+
+def _not_for_resume(args: argparse.Namespace) -> list[str]:
+    """The arguments given with ``--resume`` that it would ignore, as flags."""
+    given = ["SPEC.yaml"] if args.spec else []
+    given += ["-o"] if args.output is not None else []
+    return given + [f"--{name.replace('_', '-')}" for name in SPEC_FLAGS
+                    if getattr(args, name) not in (None, [], False)]
 
 
 def _local_server(model: str, base_url: str) -> dict:
@@ -106,11 +121,13 @@ def cmd_run(args: argparse.Namespace) -> int:
                "check": True}
     try:
         if args.resume:
-            if args.spec or args.model or args.worlds:
-                print("llm-eval: error: --resume takes no spec and no --model/--worlds",
+            ignored = _not_for_resume(args)
+            if ignored:
+                print(f"llm-eval: error: --resume finishes the runs as they were specified; "
+                      f"it takes no {', '.join(ignored)} (only --spend-cap, to change the cap)",
                       file=sys.stderr)
                 return 2
-            reports = resume(args.resume, **options)
+            reports = resume(args.resume, spend_cap=args.spend_cap, **options)
             if not reports:
                 print(f"every job in {args.resume} is done; nothing to resume")
                 return 0
@@ -142,8 +159,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     last = reports[-1]
     not_done = [r for report in reports for r in report.rows if r.status != "done"]
     if not_done:
+        # at the cap, resuming with the same cap would stop again at once
+        cap = " --spend-cap USD (a higher cap)" if last.stopped_by_spend_cap else ""
         print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
-              f"{Path(last.run_dir)}", file=sys.stderr)
+              f"{Path(last.run_dir)}{cap}", file=sys.stderr)
         return EXIT_STOPPED if last.stopped_by_user else EXIT_NOT_DONE
     return 0
 
@@ -157,7 +176,8 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     run.add_argument("spec", nargs="?", metavar="SPEC.yaml", help="a sweep spec")
     run.add_argument("-o", "--output", metavar="RUN_DIR", help="the run directory")
     run.add_argument("--resume", metavar="RUN_DIR",
-                     help="finish every run in RUN_DIR (skips done jobs, reruns the rest)")
+                     help="finish every run in RUN_DIR (skips done jobs, reruns the rest) "
+                          "with the spec it was run with; --spend-cap sets a new cap")
     flags = run.add_argument_group("the spec as flags (instead of SPEC.yaml)")
     flags.add_argument("--model", action="append", metavar="M",
                        help="random, oracle or provider/model (repeatable)")

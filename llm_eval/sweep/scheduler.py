@@ -52,6 +52,7 @@ __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_mo
 TRANSCRIPTS_DIR = "transcripts"
 SPEC_FILE = "spec.json"
 ATTEMPTS_DIR = "attempts"
+FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold them back
 
 
 def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
@@ -115,10 +116,12 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
     return asyncio.run(run_sweep_async(spec, run_dir, **options))
 
 
-def resume(run_dir: str | Path, **kwargs) -> list[RunReport]:
+def resume(run_dir: str | Path, *, spend_cap: float | None = None,
+           **kwargs) -> list[RunReport]:
     """Finish every run recorded in ``run_dir`` that has a job not done, oldest first, each
-    with the spec it was last run with (a job done by one of them is adopted by the others);
-    the reports of the runs finished this time, an empty list when all were done."""
+    with the spec it was last run with (a job done by one of them is adopted by the others),
+    or with ``spend_cap`` as its cap when given; the reports of the runs finished this time,
+    an empty list when all were done."""
     run_dir = Path(run_dir)
     path = run_dir / STORE_FILE
     if not path.is_file():
@@ -132,7 +135,8 @@ def resume(run_dir: str | Path, **kwargs) -> list[RunReport]:
         raise RunStoreError(f"{path}: no run recorded")
     reports = []
     for run in unfinished:
-        spec = Sweep.from_data(run["spec"], f"{path} (run {run['id']})")
+        data = run["spec"] if spend_cap is None else {**run["spec"], "spend_cap_usd": spend_cap}
+        spec = Sweep.from_data(data, f"{path} (run {run['id']})")
         reports.append(run_sweep(spec, run_dir, **kwargs))
         if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
             break
@@ -145,7 +149,7 @@ def unpriced_models(spec: Sweep) -> list[str]:
     from ..pricing import load_prices
 
     table = load_prices()
-    return [m for m in spec.models if provider_of(m) not in ("local", "replay")
+    return [m for m in spec.models if provider_of(m) not in FREE_PROVIDERS
             and table.lookup(m.partition("/")[2]) is None]
 
 
@@ -155,7 +159,7 @@ def check_ready(spec: Sweep) -> None:
     from adapters import create_adapter
 
     for model in spec.models:
-        if provider_of(model) in ("local", "replay"):
+        if provider_of(model) in FREE_PROVIDERS:
             continue
         try:
             create_adapter(model, **dict(spec.adapter_options.get(model, {})))
@@ -206,10 +210,10 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
         limits: dict[str, asyncio.Semaphore] = {}
         progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total())
 
-        def stop_reason() -> str | None:
+        def stop_reason(paid: bool = True) -> str | None:
             if stop.is_set():
                 return "stopped by the user (Ctrl-C)"
-            if meter.reached():
+            if paid and meter.reached():   # the local agents and replays spend nothing
                 report.stopped_by_spend_cap = True
                 return f"the spend cap (${spec.spend_cap_usd:g}) was reached"
             return None
@@ -219,8 +223,9 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
             provider = job.provider
             if provider not in limits:
                 limits[provider] = asyncio.Semaphore(spec.limit_for(provider))
+            paid = provider not in FREE_PROVIDERS
             async with limits[provider]:
-                if stop_reason():
+                if stop_reason(paid):
                     return
                 relative = f"{TRANSCRIPTS_DIR}/{job.id}.jsonl"
                 _keep_earlier(run_dir / relative, row.executions)
@@ -231,7 +236,7 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                 try:
                     outcome = await loop.run_in_executor(workers, functools.partial(
                         execute, job, spec, run_dir / relative, run_id=run_id,
-                        stop=stop_reason, on_call=live))
+                        stop=functools.partial(stop_reason, paid), on_call=live))
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)

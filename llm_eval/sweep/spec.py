@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo,
+                      field_validator)
 
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
@@ -56,12 +57,12 @@ class _Strict(BaseModel):
 class Budgets(_Strict):
     """Compute budgets; each is a list of values to sweep (``None``: the default)."""
 
-    interaction_steps: list[int | None] = Field(default=[None])
+    interaction_steps: list[StrictInt | None] = Field(default=[None])
     reasoning_effort: list[Literal["minimal", "low", "medium", "high", "xhigh", "max"] | None] \
         = Field(default=[None])
-    thinking_budget: list[int | None] = Field(default=[None])
-    max_output_tokens: list[int | None] = Field(default=[None])
-    history: list[Literal["full"] | int] = Field(default=["full"])
+    thinking_budget: list[StrictInt | None] = Field(default=[None])
+    max_output_tokens: list[StrictInt | None] = Field(default=[None])
+    history: list[Literal["full"] | StrictInt] = Field(default=["full"])
 
     @field_validator("*", mode="before")
     @classmethod
@@ -98,9 +99,9 @@ class Sweep(_Strict):
     renderings: list[str] = Field(default=["compact"], min_length=1)
     tool_mode: Literal["tools", "text"] = "tools"
     temperature: float | None = None
-    seeds: list[int] = Field(default=[1], min_length=1)
-    repeats: int = Field(default=1, ge=1)
-    concurrency: dict[str, int] = Field(default_factory=dict)
+    seeds: list[StrictInt] = Field(default=[1], min_length=1)
+    repeats: StrictInt = Field(default=1, ge=1)
+    concurrency: dict[str, StrictInt] = Field(default_factory=dict)
     default_concurrency: int = Field(default=4, ge=1)
     spend_cap_usd: float | None = Field(default=None, ge=0)
     calls: CallSettings = Field(default_factory=CallSettings)
@@ -176,18 +177,29 @@ class Sweep(_Strict):
 
     @field_validator("concurrency")
     @classmethod
-    def _concurrency(cls, limits: dict[str, int]) -> dict[str, int]:
+    def _concurrency(cls, limits: dict[str, int], info: ValidationInfo) -> dict[str, int]:
+        # a misspelt provider would otherwise be ignored without a word
+        used = {provider_of(m) for m in info.data.get("models", ())}
         for provider, limit in limits.items():
             if limit < 1:
                 raise ValueError(f"{provider}: must be at least 1, got {limit}")
+            if used and provider not in used:
+                raise ValueError(f"no model of this sweep goes to provider {provider!r} "
+                                 f"(its providers: {', '.join(sorted(used))})")
         return limits
 
     @field_validator("adapter_options")
     @classmethod
-    def _no_keys(cls, options: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    def _no_keys(cls, options: dict[str, dict[str, Any]],
+                 info: ValidationInfo) -> dict[str, dict[str, Any]]:
         from adapters.classify import scrub
 
+        models = info.data.get("models")
         for model, values in options.items():
+            if models and model not in models:   # else silently ignored
+                close = difflib.get_close_matches(model, models, n=1)
+                hint = f"; did you mean {close[0]!r}?" if close else ""
+                raise ValueError(f"{model!r} is not one of the sweep's models{hint}")
             # the placeholder local servers take is not a key; anything else scrub would
             # redact (a key, an auth header, a key-shaped string) is
             checked = {k: v for k, v in values.items()
@@ -224,7 +236,10 @@ class Sweep(_Strict):
         path = Path(path)
         try:
             text = path.read_text(encoding="utf-8")
-            data = yaml.safe_load(text)
+            data = yaml.load(text, Loader=_UniqueKeyLoader)
+        except UnicodeDecodeError as exc:
+            raise SpecError(f"{path}: not UTF-8 text (byte {exc.start}: "
+                            f"{exc.object[exc.start:exc.start + 1]!r})") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
@@ -325,6 +340,23 @@ class Job:
     def agent_seed(self) -> int:
         """The random agent's seed (and a model's sampling seed is left unset)."""
         return self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """The safe loader, refusing a mapping that gives a key twice (YAML would keep the last
+    one, silently dropping the first)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, int] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            line = key_node.start_mark.line + 1
+            if isinstance(key, (str, int, float, bool)) and key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} given twice (first on line {seen[key]})",
+                    key_node.start_mark)
+            seen.setdefault(key, line)
+        return super().construct_mapping(node, deep=deep)
 
 
 def _yaml_line(text: str, loc: tuple) -> int | None:

@@ -219,11 +219,38 @@ def test_episodes_run_as_wide_as_the_provider_limit_allows(tmp_path):
     assert peak[0] == 36   # not the default thread pool's min(32, cpus + 4)
 
 
-def test_a_spend_cap_stops_starting_jobs(tmp_path):
-    spec = Sweep.from_data({**SPEC, "worlds": ["automaton"], "spend_cap_usd": 0})
-    report = run_sweep(spec, tmp_path, execute=Counting())
-    assert report.stopped_by_spend_cap and report.executed == []
-    assert report.counts() == {"queued": 6}
+def test_a_spend_cap_stops_starting_paid_jobs_only(tmp_path):
+    """At the cap no model job starts; random and oracle spend nothing, so they still run."""
+    spec = Sweep.from_data({**SPEC, "models": ["random", "openai/gpt-4.1-mini"],
+                            "worlds": ["automaton"], "spend_cap_usd": 0})
+    counting = Counting()
+    report = run_sweep(spec, tmp_path, execute=counting)
+    assert report.stopped_by_spend_cap
+    assert {r.settings["model"] for r in report.rows if r.status == "done"} == {"random"}
+    assert report.counts() == {"done": 3, "queued": 3} and len(counting.ran) == 3
+
+    free = Sweep.from_data({**SPEC, "worlds": ["automaton"], "spend_cap_usd": 0})
+    report = run_sweep(free, tmp_path / "free", execute=Counting())
+    assert not report.stopped_by_spend_cap and report.counts() == {"done": 6}
+
+
+def test_resume_with_a_higher_cap_finishes_a_run_the_cap_stopped(tmp_path, capsys):
+    spec = Sweep.from_data({**SPEC, "models": ["openai/gpt-4.1-mini"], "worlds": ["automaton"],
+                            "spend_cap_usd": 0})
+    assert run_sweep(spec, tmp_path, execute=Counting()).counts() == {"queued": 3}
+    (stopped,) = resume(tmp_path, execute=Counting())   # the same cap stops it again
+    assert stopped.stopped_by_spend_cap and stopped.counts() == {"queued": 3}
+    def paid(job, spec, path, **kwargs):   # a model episode, without the model
+        from llm_eval.sweep import JobOutcome
+
+        return JobOutcome("done", score=0.5, raw_reward=0.5, cost_usd=0.01)
+
+    (done,) = resume(tmp_path, spend_cap=1.0, execute=paid)
+    assert not done.stopped_by_spend_cap and done.counts() == {"done": 3}
+    assert done.run_id == stopped.run_id   # the same run, now with the new cap
+    with RunStore(tmp_path / "run.sqlite") as store:
+        (run,) = store.runs()
+    assert run["spec"]["spend_cap_usd"] == 1.0
 
 
 def test_the_command_line_runs_flags_and_resumes(tmp_path, capsys):
@@ -259,6 +286,12 @@ def test_the_command_line_runs_a_yaml_spec(tmp_path, capsys):
      "command line: models: unknown agent 'randm'"),
     (["run", "--model", "random", "--worlds", "automaton"], "-o RUN_DIR is required"),
     (["run", "-o", "x"], "give a SPEC.yaml, or --model and --worlds"),
+    (["run", "--model", "random", "--worlds", "automaton", "--concurrency", "=3", "-o", "x"],
+     "--concurrency: expected PROVIDER=N, got '=3'"),
+    (["run", "--model", "random", "--worlds", "automaton", "--concurrency", "lcoal=3",
+      "-o", "x"], "concurrency: no model of this sweep goes to provider 'lcoal'"),
+    (["run", "--resume", "x", "--seeds", "5", "--families", "cd", "-o", "y"],
+     "it takes no -o, --families, --seeds (only --spend-cap"),
 ])
 def test_command_line_mistakes_are_one_line_errors(argv, message, capsys, tmp_path,
                                                    monkeypatch):
@@ -268,11 +301,34 @@ def test_command_line_mistakes_are_one_line_errors(argv, message, capsys, tmp_pa
     assert message in err and "Traceback" not in err
 
 
-def test_a_spec_file_error_names_the_file_line_and_field(tmp_path, capsys):
+@pytest.mark.parametrize("text, message", [
+    ("models: [random]\nworlds: [automaton]\nrepeats: -1\n", "bad.yaml:3: repeats: "),
+    ("models: [random]\nworlds: [automaton]\nmodels: [oracle]\n",
+     "bad.yaml:3:1: not valid YAML: key 'models' given twice (first on line 1)"),
+    ("models: [random]\nworlds: [automaton]\nseeds: [1, true]\n",
+     "bad.yaml:3: seeds.1: Input should be a valid integer"),
+    ("models: [random, openai-chat/m]\nworlds: [automaton]\nconcurrency: {openai: 2}\n",
+     "bad.yaml:3: concurrency: no model of this sweep goes to provider 'openai' "
+     "(its providers: local, openai-chat)"),
+    ("models: [openai-chat/m]\nworlds: [automaton]\n"
+     "adapter_options:\n  openai-chat/mm: {base_url: 'http://127.0.0.1:1'}\n",
+     "bad.yaml:3: adapter_options: 'openai-chat/mm' is not one of the sweep's models; "
+     "did you mean 'openai-chat/m'?"),
+])
+def test_a_spec_file_error_names_the_file_line_and_field(text, message, tmp_path, capsys):
     spec = tmp_path / "bad.yaml"
-    spec.write_text("models: [random]\nworlds: [automaton]\nrepeats: -1\n")
+    spec.write_text(text)
     assert main(["run", str(spec), "-o", str(tmp_path / "run")]) == 2
-    assert "bad.yaml:3: repeats: " in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_spec_file_that_is_not_utf8_is_one_error(tmp_path, capsys):
+    spec = tmp_path / "latin.yaml"
+    spec.write_bytes(b"models: [random]\nworlds: [caf\xe9]\n")
+    assert main(["run", str(spec), "-o", str(tmp_path / "run")]) == 2
+    assert "latin.yaml: not UTF-8 text (byte 29: b'\\xe9')" in capsys.readouterr().err
+    assert not (tmp_path / "run").exists()
 
 
 def test_concurrent_episodes_match_serial_ones(first_run):
