@@ -6,8 +6,10 @@ status, score, usage and cost, and the absolute path of its transcript; its prop
 the settings the analysis groups by. Only ``done`` episodes have a score; ``infra_error``
 ones (retries exhausted) are never scored and are counted apart.
 
-A directory given twice is read once, and a job that several runs of one directory name
-(the same job id) is one episode. A path that is not a run directory (no ``run.sqlite``,
+A directory given twice is read once, and a job that several runs name (the same job id:
+the same settings), in one directory or in several, is one episode: the done one if any, else
+the first read; ``duplicates``, when given, collects the copies left out, so a report can say
+how many there were. A path that is not a run directory (no ``run.sqlite``,
 or a file that is not a run store) is an ``AnalysisError`` naming it.
 """
 
@@ -99,17 +101,27 @@ class Episode:
         return self.tokens("reasoning_tokens")
 
 
-def load_episodes(run_dirs: Iterable[str | Path]) -> list[Episode]:
-    """Every job of every run stored in each of ``run_dirs`` (module docstring)."""
-    episodes: list[Episode] = []
+def load_episodes(run_dirs: Iterable[str | Path], *,
+                  duplicates: list[Episode] | None = None) -> list[Episode]:
+    """Every job of every run stored in each of ``run_dirs``, each job id once (module
+    docstring); the copies of a job id found in a later directory go to ``duplicates``."""
+    chosen: dict[str, Episode] = {}
     seen: set[Path] = set()
     for given in run_dirs:
         run_dir = Path(given).resolve()
         if run_dir in seen:
             continue
         seen.add(run_dir)
-        episodes += _read_run_dir(Path(given), run_dir)
-    return episodes
+        for episode in _read_run_dir(Path(given), run_dir):
+            first = chosen.get(episode.job_id)
+            if first is None:
+                chosen[episode.job_id] = episode
+                continue
+            if episode.status == "done" and first.status != "done":
+                chosen[episode.job_id], episode = episode, first
+            if duplicates is not None:
+                duplicates.append(episode)
+    return list(chosen.values())
 
 
 def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:

@@ -29,6 +29,9 @@ def cmd_report(args: argparse.Namespace) -> int:
         if not Path(run_dir).is_dir():
             print(f"llm-eval: error: {run_dir}: not a run directory", file=sys.stderr)
             return EXIT_USAGE
+    if args.plots and Path(args.plots).exists() and not Path(args.plots).is_dir():
+        print(f"llm-eval: error: --plots {args.plots}: not a directory", file=sys.stderr)
+        return EXIT_USAGE   # before the report is written: nothing half done
     limits = ViewerLimits(max_transcripts=args.max_transcripts,
                           max_steps_per_phase=max(1, args.max_steps),
                           max_text_chars=max(100, args.max_text))

@@ -98,7 +98,8 @@ def _estimate_cell(row, **data: Any) -> Markup:
 
 # -- sections --------------------------------------------------------------------------------
 
-def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path]) -> Markup:
+def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path],
+                  duplicates: Sequence[Any] = ()) -> Markup:
     statuses: dict[str, int] = {}
     for episode in episodes:
         statuses[episode.status] = statuses.get(episode.status, 0) + 1
@@ -111,6 +112,10 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path]) -> Markup:
         tag("ul", *items),
         tag("p", f"{len(episodes)} episodes in {len(runs)} run(s): {counts}. Models: "
                  f"{', '.join(models) or 'none'}."),
+        tag("p", f"{len(duplicates)} job(s) appear in more than one run directory (the same "
+                 f"settings, so the same job id) and are counted once: the done copy, else "
+                 f"the first directory's.", class_="warn", data_duplicates=len(duplicates))
+        if duplicates else Markup(""),
         tag("p", "Scores count only episodes that are done; infrastructure errors (retries "
                  "exhausted) and failures are counted apart and never scored. Each mean comes "
                  "with its 95% interval [low, high]: a two-stage bootstrap clustered by world "
@@ -154,7 +159,7 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
                                              row.estimate.ci_high)
     image = plots.family_scores_png([str(m) for m in models], [*families, "overall"],
                                     {(str(m), f): v for (m, f), v in estimates.items()}) \
-        if models else None
+        if estimates else None   # no episode scored: an empty chart says nothing
     plot = _figure(image, "Mean score per family and overall, with 95% confidence intervals")
     return table, plot
 
@@ -428,10 +433,12 @@ def _mean_text(data: Sequence[float]) -> str:
 # -- the page --------------------------------------------------------------------------------
 
 def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
-                  limits: ViewerLimits | None = None) -> str:
-    """The report's HTML text for ``episodes`` (loaded from ``run_dirs``)."""
-    limits = limits or ViewerLimits()
+                  limits: ViewerLimits | None = None, duplicates: Sequence[Any] = ()) -> str:
+    """The report's HTML text for ``episodes`` (loaded from ``run_dirs``; ``duplicates``: the
+    copies of their jobs that were left out)."""
     from ..analysis.stats import by_arm
+
+    limits = limits or ViewerLimits()
 
     arms = by_arm(episodes)
     leaderboard, family_plot = _leaderboard(arms)
@@ -441,7 +448,7 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
                 ("tasks", "per task"), ("worlds", "per world"),
                 ("scaling", "compute scaling"), ("knobs", "knob checks"),
                 ("behaviour", "behaviour"), ("viewer", "transcripts"))], " | ")),
-            _runs_section(episodes, [Path(d) for d in run_dirs]),
+            _runs_section(episodes, [Path(d) for d in run_dirs], duplicates),
             leaderboard, family_plot,
             _unscored_section(episodes, limits),
             _task_table(arms),
@@ -463,8 +470,9 @@ def build_report(run_dirs: Sequence[str | Path], output: str | Path, *,
     """Load the episodes of ``run_dirs`` and write the report to ``output``; returns its path."""
     from ..analysis.data import load_episodes
 
-    episodes = load_episodes([Path(d) for d in run_dirs])
-    text = render_report(episodes, run_dirs, limits=limits)
+    duplicates: list = []
+    episodes = load_episodes([Path(d) for d in run_dirs], duplicates=duplicates)
+    text = render_report(episodes, run_dirs, limits=limits, duplicates=duplicates)
     path = Path(output)
     path.write_text(text, encoding="utf-8")
     return path

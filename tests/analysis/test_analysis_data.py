@@ -51,3 +51,20 @@ def test_a_path_that_is_not_a_run_directory_is_a_typed_error_naming_it(tmp_path,
         load_episodes([path])
     assert str(caught.value).startswith(f"{path}: not a run directory")
     assert isinstance(caught.value, LlmEvalError)
+
+
+def test_a_job_in_two_directories_is_one_episode_and_the_copy_is_reported(tmp_path):
+    """The same settings run into two directories (the same job id) count once: the done copy
+    wins over an unfinished one, whichever directory comes first."""
+    first = write_store(tmp_path / "a", [{"settings": LLM, "score": 1.0},
+                                         {"settings": LLM | {"seed": 4}, "status": "queued"}])
+    second = write_store(tmp_path / "b", [{"settings": LLM, "score": 0.0},
+                                          {"settings": LLM | {"seed": 4}, "score": 0.5},
+                                          {"settings": LLM | {"seed": 5}, "score": 0.25}])
+    duplicates: list = []
+    episodes = load_episodes([first, second], duplicates=duplicates)
+    assert sorted((e.seed, e.score, e.run_dir.name) for e in episodes) == \
+        [(3, 1.0, "a"), (4, 0.5, "b"), (5, 0.25, "b")]
+    assert sorted((e.seed, e.status, e.run_dir.name) for e in duplicates) == \
+        [(3, "done", "b"), (4, "queued", "a")]
+    assert len(load_episodes([second, first])) == 3   # the same set whatever the order

@@ -162,6 +162,13 @@ def test_the_plots_of_a_page_are_written_as_png_files(random_oracle_run, tmp_pat
         with Image.open(io.BytesIO(data)) as image:
             assert image.format == "PNG"
 
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    code = main(["report", str(random_oracle_run), "-o", str(tmp_path / "r2.html"),
+                 "--plots", str(blocker)])
+    assert code == 2 and f"--plots {blocker}: not a directory" in capsys.readouterr().err
+    assert not (tmp_path / "r2.html").exists()   # refused before anything is written
+
 
 WORLD_CELL = re.compile(r'data-mean="([0-9.]+)" data-n="(\d+)" data-model="([^"]*)" '
                         r'data-world="([^"]*)">')
@@ -218,3 +225,34 @@ def test_actions_by_kind_add_up_the_transcripts(random_oracle_run, tmp_path):
     assert {k: n for k, n in shown.items() if n} == {k: n for k, n in expected.items() if n}
     assert {m for m, _ in shown} == {"random", "oracle"}
     assert shown[("random", "click")] + shown[("random", "arrow")] > 0   # not all zero
+
+
+def test_a_run_given_twice_under_two_names_counts_each_job_once(random_oracle_run, tmp_path):
+    copy = tmp_path / "copy"
+    shutil.copytree(random_oracle_run, copy)
+    html = build_report([random_oracle_run, copy], tmp_path / "r.html").read_text("utf-8")
+    cells = {(m, f): (float(mean), int(n)) for mean, n, m, f in CELL.findall(html)}
+    expected = store_means(random_oracle_run)
+    assert {k: n for k, (_, n) in cells.items()} == {k: n for k, (_, n) in expected.items()}
+    assert 'data-duplicates="12"' in html
+    assert "12 job(s) appear in more than one run directory" in html
+    single = build_report([random_oracle_run], tmp_path / "one.html").read_text("utf-8")
+    assert "data-duplicates" not in single
+
+
+def test_a_run_where_nothing_scored_draws_no_empty_chart(tmp_path):
+    run_dir = tmp_path / "failed"
+    jobs = [_Job(f"j{seed}", {"v": 1, "model": "openai/gpt-x", "world": "easel",
+                              "family": "mfp", "task": "easel-mfp", "seed": seed, "repeat": 0})
+            for seed in (1, 2)]
+    with RunStore(run_dir / "run.sqlite") as store:
+        store.add_run("r", "r", {})
+        store.add_jobs("r", jobs)
+        for job, status in zip(jobs, ("infra_error", "failed")):
+            store.start("r", job.id, f"transcripts/{job.id}.jsonl")
+            store.fail("r", job.id, status, "simulated")
+    html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert "Mean score per family and overall, with 95% confidence intervals: nothing to " \
+           "plot." in html
+    assert 'alt="Mean score per family' not in html
+    assert "no score" in html   # the leaderboard row is still there, with its counts
