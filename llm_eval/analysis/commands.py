@@ -8,29 +8,39 @@
   must hold; ``none`` is an unset setting), ``--b`` the same for arm B, e.g. ``--a
   prompt=default --b prompt=reflective`` or ``--a model=random --b model=oracle`` inside one
   run. ``--by KEY`` splits one run by a setting with exactly two values (A is the first in
-  sort order: numbers ascending, then words alphabetically).
+  sort order: numbers ascending, then words alphabetically). Within one run both arms are
+  chosen (``--a`` and ``--b``, or ``--by``) and share no episode: an arm of "the rest of the
+  run" would hold the other arm's episodes too.
 - Pairs. Done episodes are paired on ``--match`` (default: world family seed repeat);
-  infrastructure errors never score and are counted apart.
+  infrastructure errors never score and are counted apart. Repeats of one task within an arm
+  (episodes equal on ``--match``) are averaged, but only when they are the same arm: the same
+  model and ``stats.ARM_SETTINGS`` values. Two models, or two tool modes of one model, on one
+  task of an arm are an error naming them, not an average.
 - Output. An aligned table with one row per value of ``--per`` (default family) and an
   overall row: pairs, mean A, mean B, the difference B - A, its 95% interval (bootstrap
   clustered by world) and the sign-flip permutation p-value with its method
   (``stats.paired_comparison``); then the episodes left unmatched.
 
-Exit 0 after printing; 2 when an input is unusable: a path that is not a run directory, a
-selection that matches no episode (named, with the values the setting has), or two arms that
-are the same episodes.
+Exit 0 after printing; 2 (and nothing printed on stdout) when an input is unusable: a path
+that is not a run directory; a selection that matches no episode (named, with the values the
+setting has); one run with only one of ``--a``/``--b``, or arms that share an episode; a
+``--match`` or ``--per`` key that no episode has (named, with the keys there are); an arm
+mixing models or arm settings on one task (named, with their values and how to choose); or
+arms with no pair at all (with each arm's done, infrastructure-error and unmatched counts).
 """
 
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from .data import AnalysisError, Episode, load_episodes
-from .stats import Comparison, natural_key, paired_comparison, setting_label
+from .stats import (Comparison, mix_text, mixed_settings, natural_key, paired_comparison,
+                    setting_label, task_key)
 
 __all__ = ["add_compare_parser", "cmd_compare", "compare", "format_comparison", "select",
            "DEFAULT_MATCH", "EXIT_INPUT"]
@@ -149,25 +159,123 @@ def _arms(args: argparse.Namespace) -> tuple[str, list[Episode], str, list[Episo
             raise AnalysisError("--by KEY splits one run into two arms; give one run and no "
                                 "--a/--b with it")
         return _split_by(episodes_a, args.by, run_a)
-    a = select(episodes_a, args.a or (), flag="--a", source=run_a)
-    b = select(episodes_b, args.b or (), flag="--b", source=run_b)
-    if same_run and {e.job_id for e in a} == {e.job_id for e in b}:
+    if same_run and not (args.a or args.b):
         raise AnalysisError(f"both arms are the same episodes of {run_a}: choose them with "
                             "--a KEY=VALUE --b KEY=VALUE (e.g. --a model=random --b "
                             "model=oracle) or --by KEY")
-    return (_label(run_a, args.a or (), same_run), a, _label(run_b, args.b or (), same_run), b)
+    if same_run and not (args.a and args.b):
+        given, missing = ("--a", "--b") if args.a else ("--b", "--a")
+        raise AnalysisError(f"one run ({run_a}) with {given} alone: arm {missing[-1].upper()} "
+                            f"would be the whole run, the other arm's episodes included; "
+                            f"choose it with {missing} KEY=VALUE too, or split the run "
+                            "with --by KEY")
+    a = select(episodes_a, args.a or (), flag="--a", source=run_a)
+    b = select(episodes_b, args.b or (), flag="--b", source=run_b)
+    a_label = _label(run_a, args.a or (), same_run)
+    b_label = _label(run_b, args.b or (), same_run)
+    shared = {(e.run_dir, e.job_id) for e in a} & {(e.run_dir, e.job_id) for e in b}
+    if shared:
+        what = ("are the same episodes" if len(shared) == len(a) == len(b)
+                else f"share {len(shared)} episode(s)")
+        example = next(e for e in a if (e.run_dir, e.job_id) in shared)
+        raise AnalysisError(
+            f"arms A ({a_label}) and B ({b_label}) {what} of {run_a} (e.g. "
+            + " ".join(f"{k}={setting_label(example.knob(k))}"
+                       for k in ("model", *DEFAULT_MATCH))
+            + "); an episode belongs to one arm: narrow --a/--b until they are disjoint")
+    return a_label, a, b_label, b
+
+
+def _check_keys(a: Sequence[Episode], b: Sequence[Episode], match: Sequence[str],
+                per: str) -> None:
+    """An AnalysisError for a ``--match`` or ``--per`` key that no episode of either arm has
+    (every episode would share its value ``none``: one pair, or one row, for everything)."""
+    available = sorted({key for e in (*a, *b) for key in e.settings})
+    if not available:
+        return    # no episode at all: the no-pair error says so
+    for flag, keys in (("--match", match), ("--per", (per,))):
+        for key in keys:
+            if key in available:
+                continue
+            close = difflib.get_close_matches(key, available, n=1)
+            hint = f" (did you mean {close[0]}?)" if close else ""
+            raise AnalysisError(f"{flag} {key}: no episode has a setting {key}{hint}; the "
+                                f"settings there are {', '.join(available)}")
+
+
+def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence[str],
+                 by: str | None) -> None:
+    """An AnalysisError when an arm holds episodes of one task that differ in the model or an
+    arm setting: averaging them would report a blend of two arms as one."""
+    for name, label, arm in arms:
+        mixed = mixed_settings(arm, match)
+        if not mixed:
+            continue
+        key = next(iter(mixed))
+        if by:   # --by labels its arms KEY=VALUE
+            low, high = (label[len(by) + 1:] for _, label, _ in arms)
+            choose = (f"choose one with --a {by}={low} --a {key}=VALUE --b {by}={high} --b "
+                      f"{key}=VALUE")
+        else:
+            choose = f"select one with --{name.lower()} {key}=VALUE"
+        raise AnalysisError(f"arm {name} ({label}) mixes {mix_text(mixed)} on the same tasks "
+                            f"({', '.join(match)}), which would be averaged as one arm; "
+                            f"{choose}, or add {key} to --match to pair like with like")
+
+
+def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> str:
+    done = [e for e in arm if e.is_done]
+    infra = sum(e.is_infra_error for e in arm)
+    failed = sum(e.status == "failed" for e in arm)
+    others = len(arm) - len(done) - infra - failed
+    parts = [f"{len(done)} done", f"{infra} infrastructure error(s)"]
+    if failed:
+        parts.append(f"{failed} failed")
+    if others:
+        parts.append(f"{others} unfinished")
+    parts.append(f"{sum(task_key(e, match) not in other for e in done)} unmatched")
+    return ", ".join(parts)
+
+
+def _few(values: set[str]) -> str:
+    ordered = sorted(values, key=natural_key)
+    return ", ".join(ordered[:5]) + (", ..." if len(ordered) > 5 else "")
+
+
+def _no_pairs(a_label: str, a: Sequence[Episode], b_label: str, b: Sequence[Episode],
+              match: Sequence[str]) -> str:
+    """Why no done episode of A has a counterpart in B, with each arm's counts."""
+    keys_a = {task_key(e, match) for e in a if e.is_done}
+    keys_b = {task_key(e, match) for e in b if e.is_done}
+    empty = [name for name, keys in (("A", keys_a), ("B", keys_b)) if not keys]
+    if empty:
+        why = f"arm {' and arm '.join(empty)} has no done episode"
+    else:
+        apart = [(k, {t[i] for t in keys_a}, {t[i] for t in keys_b})
+                 for i, k in enumerate(match)]
+        apart = [(k, va, vb) for k, va, vb in apart if not va & vb]
+        why = ("; ".join(f"{k} is {_few(va)} in A but {_few(vb)} in B"
+                         for k, va, vb in apart)
+               if apart else "no done episode of A has all of these equal to one of B")
+    return (f"no pair could be formed on {', '.join(match)}: {why} (A, {a_label}: "
+            f"{_counts(a, keys_b, match)}; B, {b_label}: {_counts(b, keys_a, match)})")
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
     try:
         a_label, a, b_label, b = _arms(args)
+        _check_keys(a, b, args.match, args.per)
+        _check_mixes((("A", a_label, a), ("B", b_label, b)), args.match, args.by)
+        rows = compare(a, b, a_label=a_label, b_label=b_label, match=args.match,
+                       per=args.per, seed=args.seed)
+        if rows[-1][1].n_pairs == 0:
+            raise AnalysisError(_no_pairs(a_label, a, b_label, b, args.match))
     except AnalysisError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
-    rows = compare(a, b, a_label=a_label, b_label=b_label, match=args.match, per=args.per,
-                   seed=args.seed)
     print(format_comparison(rows, per=args.per, match=args.match))
-    excluded = [(name, sum(e.is_infra_error for e in arm)) for name, arm in (("A", a), ("B", b))]
+    excluded = [(name, sum(e.is_infra_error for e in arm))
+                for name, arm in (("A", a), ("B", b))]
     if any(n for _, n in excluded):
         print("not scored (infrastructure errors): "
               + ", ".join(f"{n} in {name}" for name, n in excluded))
@@ -181,19 +289,25 @@ def add_compare_parser(commands) -> argparse.ArgumentParser:
         description="Pair the done episodes of arm A and arm B on the same tasks and print, "
                     "per family and overall, both means, the difference B - A with its 95% "
                     "bootstrap interval (clustered by world) and a sign-flip permutation "
-                    "p-value.")
+                    "p-value. Exit 2, with the reason, when the arms overlap, an arm mixes "
+                    "models or arm settings on one task, a key is unknown, or no pair "
+                    "forms.")
     parser.add_argument("run_a", metavar="RUN_A", help="run directory of arm A")
     parser.add_argument("run_b", metavar="RUN_B", nargs="?",
-                        help="run directory of arm B (default: RUN_A)")
+                        help="run directory of arm B (default: RUN_A; one run needs both "
+                             "--a and --b, or --by, and the arms may not share an episode)")
     parser.add_argument("--a", action="append", type=_selection, metavar="KEY=VALUE",
-                        help="keep arm A's episodes with this setting (repeatable)")
+                        help="keep arm A's episodes with this setting (repeatable); an arm "
+                             "must be one model and one set of arm settings per task")
     parser.add_argument("--b", action="append", type=_selection, metavar="KEY=VALUE",
                         help="keep arm B's episodes with this setting (repeatable)")
     parser.add_argument("--by", metavar="KEY",
                         help="split one run into two arms by a setting with two values "
                              "(e.g. model, prompt)")
     parser.add_argument("--match", nargs="+", default=list(DEFAULT_MATCH), metavar="KEY",
-                        help="settings a pair shares (default: world family seed repeat)")
+                        help="settings a pair shares (default: world family seed repeat); "
+                             "episodes of one arm equal on these are averaged, so add e.g. "
+                             "model here to pair each model with itself")
     parser.add_argument("--per", default="family", metavar="KEY",
                         help="one row per value of this setting (default: family)")
     parser.add_argument("--seed", type=int, default=0,

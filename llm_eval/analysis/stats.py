@@ -29,6 +29,10 @@ every seed), so intervals are clustered by world.
   test on the pairs (taken as exchangeable under the null): every sign pattern when there are
   at most ``EXACT_MAX_PAIRS`` pairs, else ``n_perm`` random ones with ``p = (1 + hits) /
   (1 + n_perm)``. Episodes without a counterpart in the other arm are counted as unmatched.
+  Only repeats of one arm are averaged: episodes of one arm and one task (equal ``match``
+  settings) that differ in the model or an ``ARM_SETTINGS`` value are two arms blurred into
+  one, an ``AnalysisError`` naming the setting and its values (``mixed_settings`` finds
+  them; add the setting to ``match`` to pair like with like).
 
 Setting values become labels with ``setting_label`` (None is ``"none"``), and labels sort
 numerically when they are numbers (``natural_key``).
@@ -44,11 +48,11 @@ from typing import Any
 
 import numpy as np
 
-from .data import Episode
+from .data import AnalysisError, Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
            "sign_flip_p", "setting_label", "natural_key", "by_arm", "ARM_SETTINGS",
-           "EXACT_MAX_PAIRS", "CONFIDENCE"]
+           "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS", "CONFIDENCE"]
 
 CONFIDENCE = 0.95
 EXACT_MAX_PAIRS = 16          # 2**16 sign patterns: enumerate them all up to here
@@ -225,11 +229,40 @@ class Comparison:
     unmatched: int
 
 
+def task_key(episode: Episode, match: Sequence[str]) -> tuple[str, ...]:
+    """The labels of ``episode``'s ``match`` settings: episodes with equal keys pair up."""
+    return tuple(setting_label(episode.knob(k)) for k in match)
+
+
+def mixed_settings(episodes: Iterable[Episode],
+                   match: Sequence[str]) -> dict[str, list[str]]:
+    """The settings that make arms (``model`` and ``ARM_SETTINGS``, less the ``match`` keys)
+    taking several values among ``episodes`` of one task, each with the values it takes
+    there (natural order); empty when each task is played by one arm, repeats aside."""
+    keys = [k for k in ("model", *ARM_SETTINGS) if k not in match]
+    per_task: dict[tuple, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for episode in episodes:
+        values = per_task[task_key(episode, match)]
+        for key in keys:
+            values[key].add(setting_label(episode.knob(key)))
+    mixed: dict[str, set[str]] = defaultdict(set)
+    for values in per_task.values():
+        for key, seen in values.items():
+            if len(seen) > 1:
+                mixed[key] |= seen
+    return {k: sorted(mixed[k], key=natural_key) for k in keys if k in mixed}
+
+
+def mix_text(mixed: dict[str, list[str]]) -> str:
+    """``model=oracle, model=random and prompt=a, prompt=b`` for ``mixed_settings``."""
+    return " and ".join(", ".join(f"{k}={v}" for v in values) for k, values in mixed.items())
+
+
 def _cells(episodes: Iterable[Episode], match: tuple[str, ...]) -> dict[tuple, list[float]]:
     cells: dict[tuple, list[float]] = defaultdict(list)
     for episode in episodes:
         if episode.is_done:
-            cells[tuple(setting_label(episode.knob(k)) for k in match)].append(episode.score)
+            cells[task_key(episode, match)].append(episode.score)
     return cells
 
 
@@ -237,8 +270,15 @@ def paired_comparison(a: list[Episode], b: list[Episode], *,
                       match: tuple[str, ...] = ("world", "family", "seed", "repeat"),
                       a_label: str = "A", b_label: str = "B", n_boot: int = 2000,
                       n_perm: int = 10000, seed: int = 0) -> Comparison:
-    """Arm ``b`` against arm ``a`` on the tasks both played (module docstring)."""
+    """Arm ``b`` against arm ``a`` on the tasks both played (module docstring); an
+    AnalysisError when an arm holds two arms' episodes of one task."""
     match = tuple(match)
+    for label, arm in ((a_label, a), (b_label, b)):
+        mixed = mixed_settings(arm, match)
+        if mixed:
+            raise AnalysisError(f"arm {label} mixes {mix_text(mixed)} on the same tasks "
+                                f"({', '.join(match)}); select one, or match on "
+                                f"{next(iter(mixed))} too")
     cells_a, cells_b = _cells(a, match), _cells(b, match)
     keys = sorted(cells_a.keys() & cells_b.keys(),
                   key=lambda k: [natural_key(part) for part in k])

@@ -248,3 +248,32 @@ def test_by_arm_labels_a_model_with_the_settings_that_vary_among_its_episodes():
     assert episodes[0].model == "m"                                   # inputs untouched
     rows = {r.key: r for r in aggregate(arms, ("model",))}
     assert rows[("m prompt=reflective",)].n_done == 2 and rows[("n",)].n_done == 2
+
+
+def test_an_arm_mixing_models_or_arm_settings_on_one_task_is_not_averaged():
+    from llm_eval.analysis import AnalysisError
+    from llm_eval.analysis.stats import mixed_settings
+
+    a = [episode(0.0, model="random"), episode(1.0, model="oracle"),
+         episode(0.0, model="random", seed=2)]
+    b = [episode(0.5, model="m", tool_mode="text"), episode(0.5, model="m", tool_mode="tools")]
+    assert mixed_settings(a, ("world", "family", "seed", "repeat")) == \
+        {"model": ["oracle", "random"]}
+    assert mixed_settings(b, ("world", "family", "seed", "repeat")) == \
+        {"tool_mode": ["text", "tools"]}
+    # matched on the setting, or on distinct tasks, nothing is mixed
+    assert mixed_settings(a, ("world", "family", "seed", "repeat", "model")) == {}
+    assert mixed_settings(a[:1] + a[2:], ("world", "family", "seed", "repeat")) == {}
+    with pytest.raises(AnalysisError, match="arm A mixes model=oracle, model=random"):
+        paired_comparison(a, [episode(1.0, model="b")])
+    with pytest.raises(AnalysisError, match="arm new mixes tool_mode=text, tool_mode=tools"):
+        paired_comparison([episode(0.0, model="random")], b, b_label="new")
+
+
+def test_repeats_of_one_arm_with_equal_settings_are_not_a_mix():
+    from llm_eval.analysis.stats import mixed_settings
+
+    a = [episode(0.0, repeat=0, prompt="p"), episode(1.0, repeat=1, prompt="p")]
+    assert mixed_settings(a, ("world", "family", "seed")) == {}
+    assert mixed_settings([a[0], episode(1.0, repeat=1, prompt="q")],
+                          ("world", "family", "seed")) == {"prompt": ["p", "q"]}

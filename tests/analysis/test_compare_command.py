@@ -117,3 +117,131 @@ def test_format_comparison_shows_missing_numbers_as_dashes():
     assert text.splitlines()[:2] == ["A: A", "B: B"]
     assert _rows(text)["cd"] == ["cd", "0", "-", "-", "-", "-", "-", "none"]
     assert "3 done episode(s) without a counterpart" in text
+
+
+# -- arms that are not one arm, arms that overlap, no pairs, unknown keys ----------------------
+
+def _task(world: str = "w", seed: int = 1, **settings) -> dict:
+    return {"model": "m", "world": world, "family": "mfp", "task": f"{world}-mfp",
+            "seed": seed, "repeat": 0} | settings
+
+
+def _knob_store(path):
+    """Two models x two interaction budgets on two worlds: random 0, oracle 1 everywhere."""
+    return write_store(path, [
+        {"settings": _task(world, model=model, interaction_steps=steps),
+         "score": float(model == "oracle")}
+        for model in ("random", "oracle") for steps in (1, 50) for world in ("x", "y")])
+
+
+def test_an_arm_mixing_models_on_one_task_is_an_error_not_an_average(tmp_path, capsys):
+    run_dir = _knob_store(tmp_path / "knob")
+    # once: each "pair" averaged random with oracle, 0.5 against 0.5
+    assert _compare(run_dir, "--by", "interaction_steps") == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert ("arm A (interaction_steps=1) mixes model=oracle, model=random on the same tasks"
+            in captured.err)
+    assert "--a interaction_steps=1 --a model=VALUE" in captured.err
+    assert "add model to --match" in captured.err
+    # matching on the model pairs each model with itself: 4 pairs, no difference
+    assert _compare(run_dir, "--by", "interaction_steps", "--match", "world", "family",
+                    "seed", "repeat", "model") == 0
+    assert _rows(capsys.readouterr().out)["overall"][1:5] == ["4", "0.500", "0.500", "+0.000"]
+    # one model chosen in both arms: 2 pairs
+    assert _compare(run_dir, "--a", "interaction_steps=1", "--a", "model=oracle",
+                    "--b", "interaction_steps=50", "--b", "model=oracle") == 0
+    assert _rows(capsys.readouterr().out)["overall"][1:5] == ["2", "1.000", "1.000", "+0.000"]
+
+
+def test_an_arm_mixing_two_tool_modes_of_one_model_is_an_error(tmp_path, capsys):
+    run_dir = write_store(tmp_path / "run", [
+        {"settings": _task(model="random"), "score": 0.0},
+        {"settings": _task(model="m", tool_mode="text"), "score": 0.0},
+        {"settings": _task(model="m", tool_mode="tools"), "score": 1.0}])
+    assert _compare(run_dir, "--a", "model=random", "--b", "model=m") == 2
+    err = capsys.readouterr().err
+    assert "arm B (model=m) mixes tool_mode=text, tool_mode=tools" in err
+    assert "select one with --b tool_mode=VALUE" in err and "add tool_mode to --match" in err
+    assert _compare(run_dir, "--a", "model=random", "--b", "model=m", "--b",
+                    "tool_mode=tools") == 0
+    assert _rows(capsys.readouterr().out)["overall"][1:5] == ["1", "0.000", "1.000", "+1.000"]
+
+
+def test_two_runs_each_mixing_models_name_the_arm_and_its_flag(tmp_path, capsys):
+    mixed = write_store(tmp_path / "mixed", [
+        {"settings": _task(model="random"), "score": 0.0},
+        {"settings": _task(model="oracle"), "score": 1.0}])
+    single = write_store(tmp_path / "single", [{"settings": _task(), "score": 0.5}])
+    assert _compare(mixed, single) == 2
+    err = capsys.readouterr().err
+    assert "arm A (mixed) mixes model=oracle, model=random" in err
+    assert "select one with --a model=VALUE" in err
+    assert _compare(mixed, single, "--a", "model=oracle") == 0
+    assert _rows(capsys.readouterr().out)["overall"][1:5] == ["1", "1.000", "0.500", "-0.500"]
+
+
+def test_repeats_of_one_arm_are_still_averaged(tmp_path, capsys):
+    run_dir = write_store(tmp_path / "run", [
+        {"settings": _task(model=model, repeat=repeat, prompt="default"), "score": score}
+        for model, repeat, score in [("a", 0, 0.0), ("a", 1, 1.0), ("b", 0, 1.0),
+                                     ("b", 1, 1.0)]])
+    assert _compare(run_dir, "--by", "model", "--match", "world", "family", "seed") == 0
+    assert _rows(capsys.readouterr().out)["overall"][1:5] == ["1", "0.500", "1.000", "+0.500"]
+
+
+def test_one_run_needs_both_arms_chosen(both_run, capsys):
+    # once: --a alone made B the whole run, A's own episodes included
+    assert _compare(both_run, "--a", "model=random") == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "with --a alone: arm B would be the whole run" in captured.err
+    assert "choose it with --b KEY=VALUE" in captured.err
+    assert _compare(both_run, both_run, "--b", "model=oracle") == 2
+    assert "with --b alone: arm A would be the whole run" in capsys.readouterr().err
+
+
+def test_arms_sharing_an_episode_are_an_error(both_run, random_run, oracle_run, capsys):
+    assert _compare(both_run, "--a", "model=random", "--b", "world=easel") == 2
+    err = capsys.readouterr().err
+    assert "arms A (model=random) and B (world=easel) share 2 episode(s)" in err
+    assert "model=random world=easel family=mfp seed=1 repeat=0" in err
+    assert _compare(both_run, "--a", "model=oracle", "--b", "model=oracle") == 2
+    assert "are the same episodes" in capsys.readouterr().err
+    # two runs never share an episode, so one selection is enough there
+    assert _compare(random_run, oracle_run, "--a", "model=random") == 0
+
+
+def test_no_pair_at_all_exits_2_saying_why(tmp_path, capsys):
+    broken = write_store(tmp_path / "broken", [
+        {"settings": _task(seed=seed), "status": "infra_error"} for seed in (1, 2)])
+    fine = write_store(tmp_path / "fine", [
+        {"settings": _task(seed=seed, model="n"), "score": 1.0} for seed in (1, 2, 3)])
+    # once: an all-"-" table and exit 0
+    assert _compare(broken, fine) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no pair could be formed on world, family, seed, repeat: arm A has no done " \
+        "episode" in captured.err
+    assert "A, broken: 0 done, 2 infrastructure error(s), 0 unmatched" in captured.err
+    assert "B, fine: 3 done, 0 infrastructure error(s), 3 unmatched" in captured.err
+    other = write_store(tmp_path / "other", [
+        {"settings": _task(seed=seed, model="n"), "score": 1.0} for seed in (7, 8)])
+    assert _compare(fine, other) == 2
+    err = capsys.readouterr().err
+    assert "seed is 1, 2, 3 in A but 7, 8 in B" in err
+    assert "A, fine: 3 done, 0 infrastructure error(s), 3 unmatched" in err
+
+
+def test_an_unknown_match_or_per_key_is_named(both_run, capsys):
+    # once: every episode matched on "none", 6 pairs collapsed into 1 with p = 1
+    assert _compare(both_run, "--by", "model", "--match", "nokey") == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "--match nokey: no episode has a setting nokey" in captured.err
+    assert "the settings there are family, interaction_steps, model, repeat, seed" in \
+        captured.err
+    assert _compare(both_run, "--by", "model", "--match", "world", "seeds") == 2
+    assert "(did you mean seed?)" in capsys.readouterr().err
+    assert _compare(both_run, "--by", "model", "--per", "nokey") == 2
+    assert "--per nokey: no episode has a setting nokey" in capsys.readouterr().err
