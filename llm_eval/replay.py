@@ -16,6 +16,18 @@ and the retries of transient failures, which a replay does not re-enact), and th
 must be equal: observations, requests (hash and content), responses, usage, cost, actions and
 their validity, phase ends, score and end. The result names the first event that differs.
 
+``replay_checks(target)`` lists what ``llm-eval replay`` checks for one path, and
+``replay_check(path, row)`` runs one check and never raises for bad input. A run directory (one with
+``run.sqlite``) is checked against its run store: every job the store records ``done`` must
+have a readable, finished transcript of that job that reproduces, so a ``missing``,
+``incomplete`` (torn, or ending other than done) or ``unreadable`` transcript of a done job
+fails like a ``mismatch``; a job not done in the store (queued, running, failed, infra_error,
+interrupted) is ``skipped``, and a transcript the store does not know is checked on its own.
+Transcript files given on their own are judged by their own ``end``: one of a job that did
+not finish is ``skipped``, and a file that cannot be read as a transcript (not UTF-8, not
+JSON lines, no header) is ``unreadable``: an input error naming the file and line, not a
+job, so it is not counted among the jobs checked.
+
 ``run_recorded(path, run_dir)`` runs a recorded job as a sweep in ``run_dir`` (run store and
 transcript, as ``llm-eval run`` makes) with the replay adapter: the demo replays the shipped
 real-model transcripts this way.
@@ -34,11 +46,13 @@ from adapters.base import Adapter
 from adapters.types import Fatal, Request, Response
 
 from .errors import LlmEvalError
+from .runstore import STORE_FILE, JobRow, RunStore
 from .sweep.spec import LOCAL_AGENTS, Job, Sweep
-from .transcripts import ModelCall, read_transcript
+from .transcripts import ModelCall, Transcript, TranscriptError, read_transcript
 
 __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "job_from_transcript",
-           "sweep_for", "replay_transcript", "run_recorded", "transcripts_in"]
+           "sweep_for", "replay_transcript", "run_recorded", "transcripts_in",
+           "replay_checks", "replay_check"]
 
 IGNORED = {"time"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts"}, "header": {"run_id", "versions"}}
@@ -123,17 +137,33 @@ def sweep_for(job: Job) -> Sweep:
 
 @dataclass(frozen=True, slots=True)
 class ReplayResult:
+    """One check: ``status`` is ``reproduced``, ``skipped``, or a failure: ``mismatch``,
+    ``missing``, ``incomplete``, ``unreadable`` (module docstring); ``job_id`` is None for a
+    file that is not a readable transcript (an input error, not a job)."""
+
     path: Path
-    job_id: str
+    job_id: str | None
     task: str
     model: str
-    status: str              # reproduced, mismatch, skipped
+    status: str
     score: float | None = None
     detail: str = ""
 
     @property
     def reproduced(self) -> bool:
         return self.status == "reproduced"
+
+    @property
+    def checked(self) -> bool:
+        """A job that was checked: counted in ``reproduced N/M``."""
+        return self.job_id is not None and self.status != "skipped"
+
+    def line(self) -> str:
+        """The line ``llm-eval replay`` prints for it."""
+        score = f" score {self.score:.3f}" if self.score is not None else ""
+        head = (f"{self.path}" if self.job_id is None
+                else f"{self.job_id}  {self.model}  {self.task}")
+        return f"{head}  {self.status}{score}" + (f": {self.detail}" if self.detail else "")
 
 
 def _comparable(event) -> dict[str, Any]:
@@ -224,6 +254,95 @@ def transcripts_in(target: str | Path) -> list[Path]:
     raise ReplayError(f"{target}: neither a transcript nor a run directory with transcripts")
 
 
+def replay_checks(target: str | Path) -> list[tuple[Path, JobRow | None]]:
+    """What ``llm-eval replay`` checks for ``target`` (module docstring): ``(transcript,
+    store row)`` pairs in path order, the row None for a transcript judged on its own."""
+    target = Path(target)
+    if not (target.is_dir() and (target / STORE_FILE).is_file()):
+        return [(path, None) for path in transcripts_in(target)]
+    rows: dict[str, JobRow] = {}
+    with RunStore(target / STORE_FILE) as store:
+        for run in store.runs():
+            for row in store.jobs(run["id"]):   # a job id is one job however many runs name it
+                if row.id not in rows or row.status == "done":
+                    rows[row.id] = row
+    checks: dict[Path, tuple[Path, JobRow | None]] = {}   # by resolved path
+    for row in rows.values():
+        path = target / (row.transcript or f"transcripts/{row.id}.jsonl")
+        if row.status == "done" or path.is_file():   # a job never started left nothing
+            checks[path.resolve()] = (path, row)
+    for path in (target / "transcripts").glob("*.jsonl"):
+        checks.setdefault(path.resolve(), (path, None))
+    if not checks:
+        raise ReplayError(f"{target}: a run directory with no transcripts and no done jobs")
+    return sorted(checks.values(), key=lambda item: str(item[0]))
+
+
+def replay_check(path: Path, row: JobRow | None = None) -> ReplayResult:
+    """One check of ``replay_checks``: the job of store ``row`` (its transcript at ``path``),
+    or the transcript at ``path`` on its own; bad input is a result, never an exception."""
+    if row is None:
+        return _check_file(path)
+    base = dict(path=path, job_id=row.id, task=row.settings.get("task", "?"),
+                model=row.settings.get("model", "?"))
+    if row.status != "done":
+        return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + _status_of(row))
+    done = "the store records the job done, but its transcript "
+    if not path.is_file():
+        return ReplayResult(**base, status="missing", detail=f"{done}does not exist")
+    try:
+        transcript = read_transcript(path)
+    except (TranscriptError, OSError) as exc:
+        return ReplayResult(**base, status="unreadable", detail=f"{done}cannot be read: {exc}")
+    header = transcript.header
+    if header is None:
+        return ReplayResult(**base, status="unreadable", detail=f"{done}has no header")
+    if header.job_id != row.id:
+        return ReplayResult(**base, status="mismatch",
+                            detail=f"{done}is of job {header.job_id}")
+    end = transcript.events[-1]
+    if end.type != "end" or end.status != "done":
+        how = (f"ends {end.status}" if end.type == "end" else
+               f"has no end event (line {transcript.torn} is torn)" if transcript.torn
+               else "has no end event")
+        return ReplayResult(**base, status="incomplete", detail=f"{done}{how}")
+    return _replayed(path, transcript)
+
+
+def _check_file(path: Path) -> ReplayResult:
+    """A transcript given on its own: replayed if finished, unreadable if not a transcript."""
+    try:
+        transcript = read_transcript(path)
+    except OSError as exc:
+        return ReplayResult(path, None, "?", "?", "unreadable",
+                            detail=f"cannot be read: {path}: {exc.strerror or exc}")
+    except TranscriptError as exc:
+        what = "not a transcript" if exc.line == 1 else "not a valid transcript"
+        return ReplayResult(path, None, "?", "?", "unreadable", detail=f"{what}: {exc}")
+    if transcript.header is None:
+        why = "no events" if not transcript.events else \
+            f"the first event is {transcript.events[0].type!r}, not a header"
+        return ReplayResult(path, None, "?", "?", "unreadable",
+                            detail=f"not a transcript: {path}:1: {why}")
+    return _replayed(path, transcript)
+
+
+def _replayed(path: Path, transcript: Transcript) -> ReplayResult:
+    header = transcript.header
+    try:
+        return replay_transcript(path)
+    except LlmEvalError as exc:   # a job that cannot be rebuilt or run again
+        return ReplayResult(path, header.job_id, header.settings.get("task", "?"),
+                            header.settings.get("model", "?"), "mismatch", detail=str(exc))
+
+
+def _status_of(row: JobRow) -> str:
+    """A store job's status, naming an execution that was stopped (queued again) interrupted."""
+    if row.status == "queued" and (row.error or "").startswith("stopped:"):
+        return "interrupted"
+    return row.status
+
+
 def run_recorded(path: str | Path, run_dir: str | Path):
     """Run the job recorded at ``path`` as a one-job sweep in ``run_dir``, its model calls
     answered from the recording; returns the scheduler's ``RunReport``."""
@@ -242,47 +361,56 @@ def run_recorded(path: str | Path, run_dir: str | Path):
 
 # -- llm-eval replay ------------------------------------------------------------------------------
 def cmd_replay(args) -> int:
-    """``llm-eval replay RUN_DIR|TRANSCRIPT...``: one line per transcript, then
-    ``reproduced N/M``; exit 0 when at least one job is reproduced and none mismatches, 1 on
-    any mismatch, 2 when a path holds no transcript or no transcript could be replayed (every
-    job unfinished: a check that verified nothing does not pass)."""
+    """``llm-eval replay RUN_DIR|TRANSCRIPT...``: one line per check, then ``reproduced N/M``
+    over the jobs checked; exit 1 when any job checked failed (a mismatch, or a done job's
+    transcript missing, incomplete or unreadable), else 2 when a path holds no transcript, a
+    file is not a readable transcript or no job could be checked (every job unfinished: a
+    check that verified nothing does not pass), else 0."""
     import sys
 
     try:
-        paths = [p for target in args.targets for p in transcripts_in(target)]
-    except ReplayError as exc:
+        checks = [c for target in args.targets for c in replay_checks(target)]
+    except LlmEvalError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return 2
     results = []
-    for path in paths:
-        try:
-            result = replay_transcript(path)
-        except (ReplayError, LlmEvalError) as exc:
-            result = ReplayResult(path, "?", "?", "?", "mismatch", detail=str(exc))
-        results.append(result)
-        score = f" score {result.score:.3f}" if result.score is not None else ""
-        line = f"{result.job_id}  {result.model}  {result.task}  {result.status}{score}"
-        print(line + (f": {result.detail}" if result.detail else ""), flush=True)
-    checked = [r for r in results if r.status != "skipped"]
+    for path, row in checks:
+        results.append(replay_check(path, row))
+        print(results[-1].line(), flush=True)
+    checked = [r for r in results if r.checked]
     reproduced = sum(r.reproduced for r in checked)
-    skipped = len(results) - len(checked)
-    print(f"reproduced {reproduced}/{len(checked)}"
-          + (f" ({skipped} unfinished jobs skipped)" if skipped else ""))
+    skipped = sum(r.status == "skipped" for r in results)
+    unreadable = [r for r in results if not r.checked and r.status != "skipped"]
+    notes = [f"{skipped} unfinished jobs skipped"] * bool(skipped) + \
+        [f"{len(unreadable)} unreadable files"] * bool(unreadable)
+    print(f"reproduced {reproduced}/{len(checked)}" + (f" ({', '.join(notes)})" if notes else ""))
     for r in checked:
         if not r.reproduced:
-            print(f"mismatch: job {r.job_id} ({r.path}): {r.detail}", file=sys.stderr)
+            print(f"{r.status}: job {r.job_id} ({r.path}): {r.detail}", file=sys.stderr)
+    for r in unreadable:
+        print(f"llm-eval: error: {r.detail}", file=sys.stderr)
+    if reproduced < len(checked):
+        return 1
     if not checked:
         print(f"llm-eval: error: nothing could be replayed: {_skipped_summary(results)}",
               file=sys.stderr)
         return 2
-    return 0 if reproduced == len(checked) else 1
+    return 2 if unreadable else 0
 
 
-def _skipped_summary(skipped: list[ReplayResult]) -> str:
-    """``"3 transcript(s) skipped: not finished (unfinished 2, interrupted 1)"``."""
-    statuses = Counter(r.detail.removeprefix(SKIPPED_BECAUSE) for r in skipped)
-    counts = ", ".join(f"{status} {n}" for status, n in statuses.most_common())
-    return f"{len(skipped)} transcript(s) skipped: not finished ({counts})"
+def _skipped_summary(results: list[ReplayResult]) -> str:
+    """``"3 transcript(s) skipped: not finished (unfinished 2, interrupted 1)"``, and how many
+    files were not readable transcripts."""
+    skipped = [r for r in results if r.status == "skipped"]
+    unreadable = len(results) - len(skipped)   # nothing was checked: the rest were unreadable
+    parts = []
+    if skipped:
+        statuses = Counter(r.detail.removeprefix(SKIPPED_BECAUSE) for r in skipped)
+        counts = ", ".join(f"{status} {n}" for status, n in statuses.most_common())
+        parts.append(f"{len(skipped)} transcript(s) skipped: not finished ({counts})")
+    if unreadable:
+        parts.append(f"{unreadable} file(s) not readable transcripts")
+    return "; ".join(parts)
 
 
 def add_replay_parser(commands):
@@ -292,9 +420,11 @@ def add_replay_parser(commands):
         description="Re-run each finished job of a run directory (or each transcript given) "
                     "with its model calls answered from the transcript, and compare the new "
                     "transcript with the recorded one, ignoring times, latencies and retry "
-                    "attempts. Prints one line per job and 'reproduced N/M'; exits 1 naming "
-                    "the job, event and step of any mismatch, and 2 when no job could be "
-                    "replayed (none finished).")
+                    "attempts. A run directory is checked against its run store: a job it "
+                    "records done whose transcript is missing, torn or unreadable fails. "
+                    "Prints one line per job and 'reproduced N/M'; exits 1 naming the job, "
+                    "event and step of any mismatch or failure, and 2 when a file is not a "
+                    "readable transcript or no job could be replayed (none finished).")
     replay.add_argument("targets", nargs="+", metavar="RUN_DIR|TRANSCRIPT")
     replay.set_defaults(handler=cmd_replay)
     return replay

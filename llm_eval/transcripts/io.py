@@ -4,8 +4,9 @@
 also forces it to disk), so a transcript is readable after a crash. Images are written once,
 to ``images/<sha256>.png`` beside the transcript (shared by every transcript in the
 directory), and referenced by their hash. ``read_transcript(path)`` returns the events and
-tolerates a torn last line (the one a crash can leave), which it reports; any other bad line
-is a ``TranscriptError`` naming the file and line.
+tolerates a torn last line (the one a crash can leave, possibly cut inside a multi-byte
+character), which it reports; any other bad line (not UTF-8, not JSON, not a valid event) is a
+``TranscriptError`` naming the file and line.
 """
 
 from __future__ import annotations
@@ -29,7 +30,13 @@ IMAGES_DIR = "images"
 
 
 class TranscriptError(LlmEvalError):
-    """A transcript line that is not a valid event (names the file and line)."""
+    """A transcript line that is not a valid event (names the file and line, also kept as
+    ``path`` and ``line``)."""
+
+    def __init__(self, path: Path, line: int, message: str) -> None:
+        self.path = path
+        self.line = line
+        super().__init__(f"{path}:{line}: {message}")
 
 
 class TranscriptWriter:
@@ -98,29 +105,37 @@ class Transcript:
 def read_transcript(path: str | Path) -> Transcript:
     """The events of the transcript at ``path`` (module docstring)."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
-    lines = text.split("\n")
+    lines = path.read_bytes().split(b"\n")
     torn: int | None = None
-    if lines and lines[-1] == "":
+    if lines and lines[-1] == b"":
         lines.pop()
     elif lines:   # no final newline: the last write may have been cut off
         torn = len(lines)
     events = []
-    for number, line in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=1):
+        last_torn = number == len(lines) and torn is not None
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if last_torn:   # cut inside a multi-byte character
+                break
+            raise TranscriptError(path, number, f"not UTF-8 text: byte "
+                                  f"0x{raw[exc.start]:02x} at column {exc.start + 1} "
+                                  f"({exc.reason})") from None
         if not line.strip():
             continue
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
-            if number == len(lines) and torn is not None:
+            if last_torn:
                 break
-            raise TranscriptError(f"{path}:{number}: not a JSON line: {exc.msg}") from None
-        if number == len(lines) and torn is not None:
+            raise TranscriptError(path, number, f"not a JSON line: {exc.msg}") from None
+        if last_torn:
             torn = None   # complete JSON without the newline: keep it
         version = data.get("schema_version") if isinstance(data, dict) else None
         if version != SCHEMA_VERSION:
-            raise TranscriptError(f"{path}:{number}: schema_version {version!r} is not "
-                                  f"supported (this program reads {SCHEMA_VERSION})")
+            raise TranscriptError(path, number, f"schema_version {version!r} is not supported "
+                                  f"(this program reads {SCHEMA_VERSION})")
         try:
             events.append(parse_event(data))
         except ValidationError as exc:
@@ -129,6 +144,6 @@ def read_transcript(path: str | Path) -> Transcript:
             if loc and loc[0] == data.get("type"):   # the union's tag, not a field
                 loc.pop(0)
             where = ".".join(str(p) for p in loc) or "(event)"
-            raise TranscriptError(f"{path}:{number}: invalid {data.get('type')!r} event: "
+            raise TranscriptError(path, number, f"invalid {data.get('type')!r} event: "
                                   f"{where}: {first['msg']}") from None
     return Transcript(path=path, events=tuple(events), torn=torn)

@@ -93,7 +93,8 @@ def test_the_replay_adapter_refuses_a_call_beyond_the_recording(tmp_path):
         asyncio.run(adapter.complete(request))
 
 
-def test_a_run_directory_replays_and_unfinished_jobs_are_skipped(tmp_path, capsys):
+def test_transcripts_given_on_their_own_replay_and_unfinished_ones_are_skipped(tmp_path,
+                                                                               capsys):
     spec = Sweep.from_data({"models": ["random", "oracle"], "worlds": ["hunters"],
                             "families": ["mfp", "planning"],
                             "budgets": {"interaction_steps": 5}})
@@ -102,7 +103,8 @@ def test_a_run_directory_replays_and_unfinished_jobs_are_skipped(tmp_path, capsy
     torn = tmp_path / "transcripts" / f"{report.rows[0].id}.jsonl"
     kept = torn.read_text().splitlines(keepends=True)
     torn.write_text("".join(kept[:5]) + kept[5][:10])   # as a crash leaves it
-    assert main(["replay", str(tmp_path)]) == 0
+    files = sorted(str(p) for p in (tmp_path / "transcripts").glob("*.jsonl"))
+    assert main(["replay", *files]) == 0   # without the store, a transcript speaks for itself
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "reproduced 3/3 (1 unfinished jobs skipped)"
     assert sum(line.endswith("reproduced score 1.000") for line in out) == 2   # oracle
@@ -121,7 +123,7 @@ def test_a_torn_transcript_alone_replays_nothing_and_does_not_pass(tmp_path, cap
                    "not finished (unfinished 1)\n")
 
 
-def test_a_run_directory_whose_jobs_never_finished_replays_nothing(tmp_path, capsys):
+def test_transcripts_of_jobs_that_never_finished_replay_nothing(tmp_path, capsys):
     spec = Sweep.from_data({"models": ["random"], "worlds": ["hunters"],
                             "families": ["mfp", "planning"], "budgets": {"interaction_steps": 5}})
     report = run_sweep(spec, tmp_path)
@@ -132,7 +134,7 @@ def test_a_run_directory_whose_jobs_never_finished_replays_nothing(tmp_path, cap
     assert events[-1]["type"] == "end"
     events[-1]["status"] = "interrupted"                                       # Ctrl-C
     stopped.write_text("".join(json.dumps(e) + "\n" for e in events))
-    assert main(["replay", str(tmp_path)]) == 2
+    assert main(["replay", str(cut), str(stopped)]) == 2   # given on their own, not the store
     out, err = capsys.readouterr()
     assert sum(" skipped: the job's status is " in line for line in out.splitlines()) == 2
     assert out.splitlines()[-1] == "reproduced 0/0 (2 unfinished jobs skipped)"
