@@ -12,7 +12,7 @@ Commands:
 - ``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]``
   plays one episode of the shipped task and prints the score.
 - ``llm-eval run``, ``demo``, ``replay``, ``compare``, ``report``, ``tasks``, ``providers``:
-  registered below from their own modules (``sweep.command``, ``demo``, ``replay``,
+  registered below from their own modules (``sweep.command``, ``demo``, ``replay_command``,
   ``analysis.commands``, ``report.commands``, ``tasks.commands``, ``adapters.commands``).
 
 PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
@@ -410,7 +410,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_demo_parser(commands)
 
-    from .replay import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
+    from .replay_command import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
 
     add_replay_parser(commands)
 
