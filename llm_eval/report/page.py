@@ -216,33 +216,28 @@ def _unscored_section(episodes: Sequence[Any], limits: ViewerLimits) -> Markup:
 
 
 def _task_table(episodes: Sequence[Any]) -> Markup:
-    from ..analysis.stats import aggregate
-
-    cells = {_key(r): r for r in aggregate(episodes, ("model", "task"))}
-    models = sorted({k[0] for k in cells}, key=str)
-    tasks = sorted({k[1] for k in cells}, key=str)
-    header = tag("tr", tag("th", "task"), *[tag("th", m) for m in models])
-    rows = [tag("tr", tag("th", task),
-                *[_estimate_cell(cells.get((m, task)), model=m, task=task) for m in models])
-            for task in tasks]
-    return join([tag("h2", "Per task", id="tasks"),
-                 tag("table", header, *rows, class_="tasks")])
+    return _arm_table(episodes, "task", tag("h2", "Per task", id="tasks"))
 
 
 def _world_table(episodes: Sequence[Any]) -> Markup:
+    return _arm_table(episodes, "world", tag("h2", "Per world", id="worlds"),
+                      tag("p", "All families of a world together; the interval resamples "
+                               "its episodes (one world is one cluster).", class_="note"))
+
+
+def _arm_table(episodes: Sequence[Any], by: str, *heading: Markup) -> Markup:
+    """One row per value of the setting ``by``, one column per model (arm)."""
     from ..analysis.stats import aggregate
 
-    cells = {_key(r): r for r in aggregate(episodes, ("model", "world"))}
+    cells = {_key(r): r for r in aggregate(episodes, ("model", by))}
     models = sorted({k[0] for k in cells}, key=str)
-    worlds = sorted({k[1] for k in cells}, key=str)
-    header = tag("tr", tag("th", "world"), *[tag("th", m) for m in models])
-    rows = [tag("tr", tag("th", world),
-                *[_estimate_cell(cells.get((m, world)), model=m, world=world) for m in models])
-            for world in worlds]
-    return join([tag("h2", "Per world", id="worlds"),
-                 tag("p", "All families of a world together; the interval resamples its "
-                          "episodes (one world is one cluster).", class_="note"),
-                 tag("table", header, *rows, class_="worlds")])
+    values = sorted({k[1] for k in cells}, key=str)
+    header = tag("tr", tag("th", by), *[tag("th", m) for m in models])
+    rows = [tag("tr", tag("th", value),
+                *[_estimate_cell(cells.get((m, value)), model=m, **{by: value})
+                  for m in models])
+            for value in values]
+    return join([*heading, tag("table", header, *rows, class_=f"{by}s")])
 
 
 def _measure_present(episodes: Iterable[Any], measure: str) -> bool:
