@@ -11,7 +11,8 @@
   sort order: numbers ascending, then words alphabetically). Within one run both arms are
   chosen (``--a`` and ``--b``, or ``--by``) and share no episode: an arm of "the rest of the
   run" would hold the other arm's episodes too.
-- Pairs. Done episodes are paired on ``--match`` (default: world family seed repeat);
+- Pairs. Done episodes are paired on ``--match`` (default: world family seed repeat; a list
+  given replaces it and must keep world and family, or task: a pair is one task);
   infrastructure errors never score and are counted apart. Repeats of one task within an arm
   (episodes equal on ``--match``) are averaged, but only when they are the same arm: the same
   model and ``stats.ARM_SETTINGS`` values. Two models, or two tool modes of one model, on one
@@ -201,6 +202,11 @@ def _check_keys(a: Sequence[Episode], b: Sequence[Episode], match: Sequence[str]
             hint = f" (did you mean {close[0]}?)" if close else ""
             raise AnalysisError(f"{flag} {key}: no episode has a setting {key}{hint}; the "
                                 f"settings there are {', '.join(available)}")
+    if not ({"world", "family"} <= set(match) or "task" in match):
+        raise AnalysisError(f"--match {' '.join(match)}: a pair is one task, so the keys "
+                            f"include world and family (or task); --match replaces the "
+                            f"default, e.g. --match {' '.join(DEFAULT_MATCH)} "
+                            f"{' '.join(k for k in match if k not in DEFAULT_MATCH)}".rstrip())
 
 
 def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence[str],
@@ -220,7 +226,8 @@ def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence
             choose = f"select one with --{name.lower()} {key}=VALUE"
         raise AnalysisError(f"arm {name} ({label}) mixes {mix_text(mixed)} on the same tasks "
                             f"({', '.join(match)}), which would be averaged as one arm; "
-                            f"{choose}, or add {key} to --match to pair like with like")
+                            f"{choose}, or pair like with like: --match {' '.join(match)} "
+                            f"{key}")
 
 
 def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> str:
@@ -306,8 +313,10 @@ def add_compare_parser(commands) -> argparse.ArgumentParser:
                              "(e.g. model, prompt)")
     parser.add_argument("--match", nargs="+", default=list(DEFAULT_MATCH), metavar="KEY",
                         help="settings a pair shares (default: world family seed repeat); "
-                             "episodes of one arm equal on these are averaged, so add e.g. "
-                             "model here to pair each model with itself")
+                             "the list replaces the default and keeps world and family (or "
+                             "task); episodes of one arm equal on these are averaged, e.g. "
+                             "--match world family seed repeat model pairs each model with "
+                             "itself")
     parser.add_argument("--per", default="family", metavar="KEY",
                         help="one row per value of this setting (default: family)")
     parser.add_argument("--seed", type=int, default=0,

@@ -143,7 +143,7 @@ def test_an_arm_mixing_models_on_one_task_is_an_error_not_an_average(tmp_path, c
     assert ("arm A (interaction_steps=1) mixes model=oracle, model=random on the same tasks"
             in captured.err)
     assert "--a interaction_steps=1 --a model=VALUE" in captured.err
-    assert "add model to --match" in captured.err
+    assert "or pair like with like: --match world family seed repeat model" in captured.err
     # matching on the model pairs each model with itself: 4 pairs, no difference
     assert _compare(run_dir, "--by", "interaction_steps", "--match", "world", "family",
                     "seed", "repeat", "model") == 0
@@ -162,7 +162,8 @@ def test_an_arm_mixing_two_tool_modes_of_one_model_is_an_error(tmp_path, capsys)
     assert _compare(run_dir, "--a", "model=random", "--b", "model=m") == 2
     err = capsys.readouterr().err
     assert "arm B (model=m) mixes tool_mode=text, tool_mode=tools" in err
-    assert "select one with --b tool_mode=VALUE" in err and "add tool_mode to --match" in err
+    assert "select one with --b tool_mode=VALUE" in err
+    assert "--match world family seed repeat tool_mode" in err
     assert _compare(run_dir, "--a", "model=random", "--b", "model=m", "--b",
                     "tool_mode=tools") == 0
     assert _rows(capsys.readouterr().out)["overall"][1:5] == ["1", "0.000", "1.000", "+1.000"]
@@ -241,7 +242,12 @@ def test_an_unknown_match_or_per_key_is_named(both_run, capsys):
     assert "--match nokey: no episode has a setting nokey" in captured.err
     assert "the settings there are family, interaction_steps, model, repeat, seed" in \
         captured.err
-    assert _compare(both_run, "--by", "model", "--match", "world", "seeds") == 2
+    assert _compare(both_run, "--by", "model", "--match", "world", "family", "seeds") == 2
     assert "(did you mean seed?)" in capsys.readouterr().err
+    # a list without world or family would pair episodes of different tasks
+    assert _compare(both_run, "--by", "model", "--match", "seed", "repeat") == 2
+    assert ("--match seed repeat: a pair is one task, so the keys include world and family "
+            "(or task); --match replaces the default, e.g. --match world family seed repeat"
+            in capsys.readouterr().err)
     assert _compare(both_run, "--by", "model", "--per", "nokey") == 2
     assert "--per nokey: no episode has a setting nokey" in capsys.readouterr().err
