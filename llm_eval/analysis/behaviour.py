@@ -25,6 +25,7 @@ the measure is defined) and its episode count.
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,7 @@ class Behaviour:
     invalid_rate: float
     model: str = ""
     runs: list[list[str]] = field(default_factory=list)
+    call_input_tokens: list[int] = field(default_factory=list)   # per model call, in order
 
 
 def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
@@ -88,7 +90,19 @@ def _kind(action: str) -> str:
 
 
 def behaviour_of(transcript_path: str | Path) -> Behaviour:
-    """The behaviour measures of the episode recorded at ``transcript_path``."""
+    """The behaviour measures of the episode recorded at ``transcript_path`` (read once per
+    version of the file: the report and the knob checks ask for the same transcripts)."""
+    path = Path(transcript_path)
+    stat = path.stat()
+    return _behaviour_cached(str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _behaviour_cached(path: str, mtime_ns: int, size: int) -> Behaviour:
+    return _read_behaviour(path)
+
+
+def _read_behaviour(transcript_path: str) -> Behaviour:
     transcript = read_transcript(transcript_path)
     header = transcript.header
     counts = dict.fromkeys(KINDS, 0)
@@ -119,7 +133,9 @@ def behaviour_of(transcript_path: str | Path) -> Behaviour:
         reset_share=resets / actions if actions else 0.0, lcs_ratios=ratios,
         lcs_mean=sum(ratios) / len(ratios) if ratios else None,
         coverage=_coverage(transcript), invalid_rate=invalid / sent if sent else 0.0,
-        model=header.settings.get("model", "") if header else "", runs=runs)
+        model=header.settings.get("model", "") if header else "", runs=runs,
+        call_input_tokens=[int(c.usage.get("input_tokens") or 0)
+                           for c in transcript.of_type("model_call")])
 
 
 def _coverage(transcript) -> float | None:

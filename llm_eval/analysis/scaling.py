@@ -25,12 +25,15 @@ helped in 25 of 43 worlds).
 Knobs. ``knob_checks(episodes)`` asks, for every model and every compute knob of
 ``KNOB_METRICS`` with at least two values among its done episodes, whether the metric the
 knob should move differs between the knob's values: the token metrics per model call (from
-the usage the store recorded), ``actions`` as the interaction actions of the transcript. The
+the usage the store recorded), ``actions`` as the interaction actions of the transcript, and
+for the history window the input tokens at the same call (the last one every episode of the
+stratum made; from the transcripts), since a window only shows once the history is longer. The
 test is a permutation test of the Kruskal-Wallis statistic on ranks (``N_PERM`` seeded label
 shuffles, ``p = (1 + hits) / (1 + N_PERM)``); ``changed`` when ``p < ALPHA``. The other
-settings are held fixed: labels are shuffled only among episodes that share every other knob
-and the prompt and rendering (``STRATA``), so a second knob varied in the same sweep cannot
-pass for an effect of the first. Identical
+settings are held fixed: labels are shuffled only among episodes that share every other knob,
+the task (world and family), the prompt and the rendering (``STRATA``), and ranks are taken
+within those strata, so a second knob varied in the same sweep cannot pass for an effect of
+the first, and a large grid's long prompts do not drown a small one's difference. Identical
 values everywhere cannot differ (``changed`` False, said so), and too few episodes to reach
 ``ALPHA`` at all are said so too: such a knob is flagged, not silently trusted.
 """
@@ -67,11 +70,12 @@ TREND_RULE = (f"A world's verdict is 'helps' when the 95% bootstrap interval of 
               f"'unknown' with fewer than {MIN_POINTS} episodes or a single compute value.")
 
 KNOB_METRICS = {"reasoning_effort": "reasoning_tokens", "thinking_budget": "reasoning_tokens",
-                "max_output_tokens": "output_tokens", "history": "input_tokens",
+                "max_output_tokens": "output_tokens", "history": "input_tokens_at_call",
                 "interaction_steps": "actions"}
+AT_CALL = "input_tokens_at_call"   # from transcripts: see _at_common_call
 ALPHA = 0.05
 N_PERM = 5000
-STRATA = ("prompt", "rendering", "tool_mode", "temperature")   # with the other knobs
+STRATA = ("world", "family", "prompt", "rendering", "tool_mode", "temperature")   # + knobs
 _EFFORTS = ("minimal", "low", "medium", "high", "xhigh", "max")
 
 
@@ -232,14 +236,15 @@ def knob_checks(episodes: Iterable[Episode], *, seed: int = 0) -> list[KnobCheck
             groups: dict[Any, list[float]] = defaultdict(list)
             strata: dict[Any, list[Any]] = defaultdict(list)
             others = [k for k in KNOB_METRICS if k != knob] + list(STRATA)
-            for episode in by_model[model]:
-                if knob not in episode.settings:
-                    continue
-                value = _metric(episode, metric)
+            chosen = [e for e in by_model[model] if knob in e.settings]
+            keys = [tuple(_hashable(e.knob(k)) for k in others) for e in chosen]
+            values = _at_common_call(chosen, keys) if metric == AT_CALL else \
+                [_metric(e, metric) for e in chosen]
+            for episode, stratum, value in zip(chosen, keys, values):
                 if value is not None:
                     level = _hashable(episode.knob(knob))
                     groups[level].append(value)
-                    strata[level].append(tuple(_hashable(episode.knob(k)) for k in others))
+                    strata[level].append(stratum)
             if len(groups) >= 2:
                 checks.append(_check(model, knob, metric, groups, seed, strata))
     return checks
@@ -247,6 +252,33 @@ def knob_checks(episodes: Iterable[Episode], *, seed: int = 0) -> list[KnobCheck
 
 def _hashable(value: Any) -> Any:
     return value if isinstance(value, (str, int, float, type(None))) else str(value)
+
+
+def _call_inputs(episode: Episode) -> list[int] | None:
+    """The input tokens of each model call of ``episode``, in order (None without a readable
+    transcript)."""
+    from ..transcripts import TranscriptError
+    from .behaviour import behaviour_of
+
+    if episode.transcript is None or not episode.transcript.is_file():
+        return None
+    try:
+        return behaviour_of(episode.transcript).call_input_tokens
+    except (OSError, TranscriptError):
+        return None
+
+
+def _at_common_call(episodes: Sequence[Episode], strata: Sequence[Any]) -> list[float | None]:
+    """Each episode's input tokens at the last call every episode of its stratum made: a
+    history window shows at the same step, whatever the episodes' lengths (a mean per call
+    would mix early, short prompts of long episodes with late ones of short episodes)."""
+    inputs = [_call_inputs(e) for e in episodes]
+    common: dict[Any, int] = {}
+    for stratum, calls in zip(strata, inputs):
+        if calls:
+            common[stratum] = min(common.get(stratum, len(calls)), len(calls))
+    return [float(calls[common[stratum] - 1]) if calls else None
+            for stratum, calls in zip(strata, inputs)]
 
 
 def _metric(episode: Episode, metric: str) -> float | None:
@@ -279,8 +311,9 @@ def _check(model: str, knob: str, metric: str, groups: dict[Any, list[float]],
     values = tuple(sorted(groups, key=_order))
     medians = ", ".join(f"{_number(float(np.median(groups[v])))} at {setting_label(v)}"
                         for v in values)
-    what = (f"{model}: {metric.replace('_', ' ')}"
-            f"{' per call' if metric != 'actions' else ' in the interaction phase'}")
+    what = f"{model}: " + {"actions": "actions in the interaction phase",
+                           AT_CALL: "input tokens at the last call all episodes of a task "
+                                    "reached"}.get(metric, f"{metric.replace('_', ' ')} per call")
     sample = [x for v in values for x in groups[v]]
     if len(set(sample)) == 1:
         actor = "agent" if metric == "actions" else "provider"
@@ -324,14 +357,18 @@ def _permutation_p(samples: list[list[float]], seed: int,
     values = np.concatenate([np.asarray(s, dtype=float) for s in samples])
     labels = np.concatenate([np.full(len(s), k) for k, s in enumerate(samples)])
     where = None
+    ranks = _ranks(values)
     if strata is not None:
         flat = [label for group in strata for label in group]
         index: dict[Any, list[int]] = defaultdict(list)
         for i, label in enumerate(flat):
             index[label].append(i)
         where = [np.array(ix) for ix in index.values() if len(ix) > 1]
+        # ranks within each stratum, scaled to (0, 1): differences between strata (one world's
+        # longer prompts) are held fixed by the shuffles and would only add noise
+        for ix in map(np.array, index.values()):
+            ranks[ix] = _ranks(values[ix]) / (len(ix) + 1)
     sizes = np.array([len(s) for s in samples], dtype=float)
-    ranks = _ranks(values)
 
     def statistic(assignments: np.ndarray) -> np.ndarray:
         # sum over groups of (rank sum)^2 / size: Kruskal-Wallis H up to constants

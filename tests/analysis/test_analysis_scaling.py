@@ -191,3 +191,50 @@ def test_the_interaction_step_budget_is_checked_on_actions(tmp_path):
     assert (check.knob, check.metric, check.values, check.changed) == \
         ("interaction_steps", "actions", (5, 20), True)
     assert "median 5 at 5, 20 at 20" in check.detail
+
+
+def _calls_transcript(path, inputs, settings):
+    """A transcript whose model calls sent ``inputs`` input tokens, in order."""
+    from llm_eval.transcripts import End, Header, ModelCall, TranscriptWriter
+
+    with TranscriptWriter(path) as writer:
+        writer.write(Header(job_id=path.stem, run_id="r1", settings=settings,
+                            task_id=settings["task"], world=settings["world"],
+                            family=settings["family"], seed=1))
+        for index, tokens in enumerate(inputs):
+            writer.write(ModelCall(index=index, phase="interaction", step=index,
+                                   request_hash=f"h{index}", request={}, response={},
+                                   usage={"input_tokens": tokens, "output_tokens": 5},
+                                   attempts=[]))
+        writer.write(End(status="done"))
+    return path
+
+
+def test_a_history_window_is_compared_at_the_same_call_not_per_call_on_average(tmp_path):
+    """Full history: short episodes whose prompt grows 100 tokens a call; a window of 3: long
+    episodes whose prompt stops growing at 300 over a base that differs by world. Per call on
+    average the long ones look as large; at the last call both made, full history is larger in
+    every world."""
+    episodes = []
+    for world, base in (("small", 1000), ("large", 3000)):
+        for seed in range(1, 5):
+            settings = {"model": "m", "world": world, "family": "cd", "task": f"{world}-cd",
+                        "seed": seed, "repeat": 0}
+            full = [base + 100 * i for i in range(1, 6)]                 # 5 calls
+            window = [base + 100 * min(i, 3) + 5 * seed for i in range(1, 201)]  # 200 calls
+            for history, inputs in (("full", full), (3, window)):
+                path = _calls_transcript(tmp_path / f"{world}{seed}{history}.jsonl", inputs,
+                                         settings | {"history": history})
+                episodes.append(episode(1.0, transcript=path, history=history,
+                                        usage=usage(input_tokens=sum(inputs),
+                                                    calls=len(inputs)),
+                                        **settings))
+    (check,) = knob_checks(episodes)
+    assert (check.knob, check.metric) == ("history", "input_tokens_at_call")
+    # at call 5: full is base + 500; the window base + 300 + 5 * seed
+    assert check.changed is True and check.p_value < 0.05
+    assert "median 2312 at 3, 2500 at full" in check.detail   # (2312.5, shown rounded)
+    for world in ("small", "large"):   # the mean per call points the wrong way
+        per_call = {h: [e.tokens("input_tokens") / e.tokens("calls") for e in episodes
+                        if e.knob("history") == h and e.world == world] for h in ("full", 3)}
+        assert min(per_call[3]) > max(per_call["full"])
