@@ -70,6 +70,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["tool_mode"] = args.tool_mode
     if args.temperature is not None:
         data["temperature"] = args.temperature
+    if args.model_seed is not None:
+        data["model_seed"] = args.model_seed
     if args.concurrency:
         limits = {}
         for item in args.concurrency:
@@ -87,7 +89,7 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
 SPEC_FLAGS = ("model", "worlds", "families", "seeds", "repeats", "prompts", "renderings",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
-              "history", "tool_mode", "temperature", "concurrency", "base_url")
+              "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url")
 
 
 def _not_for_resume(args: argparse.Namespace) -> list[str]:
@@ -183,7 +185,10 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                        help="random, oracle or provider/model (repeatable)")
     flags.add_argument("--worlds", nargs="+", metavar="W", help="world names, or all")
     flags.add_argument("--families", nargs="+", metavar="F", help="mfp cd planning")
-    flags.add_argument("--seeds", nargs="+", type=int, metavar="S")
+    flags.add_argument("--seeds", nargs="+", type=int, metavar="S",
+                       help="episode seeds: the random agent's, and for a model one more "
+                            "episode per seed (like --repeats; the world keeps its task's "
+                            "seed; --model-seed sets the provider's sampling seed)")
     flags.add_argument("--repeats", type=int, metavar="N")
     flags.add_argument("--prompts", nargs="+", metavar="VARIANT")
     flags.add_argument("--renderings", nargs="+", metavar="R", help="e.g. compact compact+png")
@@ -194,6 +199,8 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--history", nargs="+", metavar="full|K")
     flags.add_argument("--tool-mode", choices=("tools", "text"))
     flags.add_argument("--temperature", type=float)
+    flags.add_argument("--model-seed", type=int, metavar="N",
+                       help="sampling seed sent to providers that take one")
     flags.add_argument("--concurrency", nargs="+", metavar="PROVIDER=N")
     flags.add_argument("--spend-cap", type=float, metavar="USD")
     flags.add_argument("--base-url", metavar="URL",

@@ -401,3 +401,29 @@ def test_a_transcript_is_readable_while_its_episode_runs(tmp_path):
         run_episode(task, make_agent("random", task, seed=2), interaction_steps=4,
                     observer=observer)
     assert seen == sorted(seen) and len(seen) > 10
+
+
+def test_every_spec_setting_has_a_flag(tmp_path):
+    """The flags build the spec the same YAML would."""
+    import argparse
+
+    from llm_eval.sweep.command import _spec_from_flags, add_run_parser
+
+    parser = argparse.ArgumentParser()
+    add_run_parser(parser.add_subparsers())
+    args = parser.parse_args([
+        "run", "--model", "openai-chat/m", "--worlds", "automaton", "--families", "cd",
+        "--seeds", "1", "2", "--repeats", "2", "--prompts", "default", "reflective",
+        "--renderings", "compact", "--interaction-steps", "5", "--history", "full", "3",
+        "--max-output-tokens", "100", "--tool-mode", "text", "--temperature", "0.5",
+        "--model-seed", "7", "--concurrency", "openai-chat=2", "--spend-cap", "1.5",
+        "-o", str(tmp_path)])
+    spec = _spec_from_flags(args)
+    assert spec == Sweep.from_data({
+        "models": ["openai-chat/m"], "worlds": ["automaton"], "families": ["cd"],
+        "seeds": [1, 2], "repeats": 2, "prompts": ["default", "reflective"],
+        "renderings": ["compact"], "budgets": {"interaction_steps": [5], "history": ["full", 3],
+                                               "max_output_tokens": [100]},
+        "tool_mode": "text", "temperature": 0.5, "model_seed": 7,
+        "concurrency": {"openai-chat": 2}, "spend_cap_usd": 1.5})
+    assert {job.settings["model_seed"] for job in spec.expand()} == {7}
