@@ -44,6 +44,7 @@ class Episode:
     usage: dict[str, Any] | None
     cost_usd: float | None
     transcript: Path | None
+    spent_usd: float = 0.0   # every execution's cost, interrupted and failed ones included
 
     def knob(self, name: str) -> Any:
         """The job's setting ``name`` (None when the job has no such setting)."""
@@ -145,7 +146,8 @@ def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:
     rows = list(chosen.values())
     return [Episode(run_dir=run_dir, run_id=row.run_id, job_id=row.id, settings=row.settings,
                     status=row.status, score=row.score, usage=row.usage,
-                    cost_usd=row.cost_usd, transcript=_transcript_path(run_dir, row.transcript))
+                    cost_usd=row.cost_usd, transcript=_transcript_path(run_dir, row.transcript),
+                    spent_usd=row.spent_usd)
             for row in rows]
 
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..analysis.stats import by_arm
 from . import plots
 from .markup import Markup, join, png_uri, tag
 from .viewer import ViewerLimits, has_transcript, render_viewer
@@ -252,17 +253,66 @@ def _threshold_text(scaling) -> str:
     return "How a world's verdict is decided: " + scaling.TREND_RULE
 
 
+def _why_absent(episodes: Sequence[Any], measure: str) -> str:
+    """Why no finished episode has ``measure``: the models it would need, named."""
+    called = sorted({str(e.model) for e in episodes
+                     if e.status == "done" and (e.tokens("calls") or 0) > 0})
+    if not called:
+        return "no finished episode made a model call (random or oracle agents only)"
+    if measure == "cost_usd":
+        return (f"the price table (llm_eval/pricing/prices.yaml) has no price for "
+                f"{', '.join(called)}")
+    if measure == "reasoning_tokens":
+        return f"{', '.join(called)} reported no reasoning tokens"
+    return f"no finished episode of {', '.join(called)} records it"
+
+
+def _compute_table(episodes: Sequence[Any]) -> Markup:
+    """What each arm consumed: tokens and dollars of its done episodes, and every dollar its
+    jobs spent (interrupted, failed and rerun executions included)."""
+    rows = []
+    for arm in sorted({str(e.model) for e in episodes}):
+        mine = [e for e in episodes if str(e.model) == arm]
+        done = [e for e in mine if e.status == "done"]
+        calls = sum(e.tokens("calls") or 0 for e in done)
+        spent = sum(e.spent_usd for e in mine)
+        if not calls and not spent:
+            continue   # random and oracle: nothing to count
+        priced = spent > 0 or any(e.cost_usd is not None for e in mine)   # else unknown
+
+        def total(values: Iterable[Any], digits: int = 0) -> str:
+            present = [v for v in values if v is not None]
+            return f"{sum(present):,.{digits}f}" if present else "-"
+
+        rows.append(tag("tr", tag("th", arm), tag("td", len(done), class_="num"),
+                        tag("td", f"{calls:,}", class_="num"),
+                        tag("td", total(e.total_tokens for e in done), class_="num"),
+                        tag("td", total(e.reasoning_tokens for e in done), class_="num"),
+                        tag("td", total((e.cost_usd for e in done), 4), class_="num"),
+                        tag("td", f"{spent:,.4f}" if priced else "-", class_="num",
+                            data_arm=arm)))
+    if not rows:
+        return Markup("")
+    header = tag("tr", *[tag("th", h) for h in (
+        "arm", "done", "model calls", "tokens (in + out)", "reasoning tokens",
+        "cost of done episodes ($)", "spent, every execution ($)")])
+    return join([tag("table", header, *rows, class_="compute"),
+                 tag("p", "Spent counts every execution of each job, including ones the spend "
+                          "cap or Ctrl-C interrupted and failed ones that were rerun; cost "
+                          "only the done episodes' own.", class_="note")])
+
+
 def _scaling_section(episodes: Sequence[Any]) -> Markup:
     from ..analysis import scaling
 
-    parts: list[object] = [tag("h2", "Compute scaling", id="scaling")]
+    parts: list[object] = [tag("h2", "Compute scaling", id="scaling"),
+                           _compute_table(by_arm(episodes))]
     drawn = False
     for measure in scaling.MEASURES:
         label = plots.MEASURE_LABELS.get(measure, measure)
         if not _measure_present(episodes, measure):
-            parts.append(tag("p", f"Score against {label}: skipped, no finished episode "
-                                  f"records it (e.g. random or oracle agents only).",
-                             class_="note"))
+            parts.append(tag("p", f"Score against {label}: skipped, "
+                                  f"{_why_absent(episodes, measure)}.", class_="note"))
             continue
         curves = list(scaling.scaling_curves(episodes, measure))
         if not curves:
@@ -431,8 +481,6 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
                   limits: ViewerLimits | None = None, duplicates: Sequence[Any] = ()) -> str:
     """The report's HTML text for ``episodes`` (loaded from ``run_dirs``; ``duplicates``: the
     copies of their jobs that were left out)."""
-    from ..analysis.stats import by_arm
-
     limits = limits or ViewerLimits()
 
     arms = by_arm(episodes)

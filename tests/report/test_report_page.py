@@ -57,7 +57,9 @@ def test_the_leaderboard_equals_the_store_and_the_page_is_self_contained(random_
     for anchor in ("runs", "leaderboard", "unscored", "tasks", "scaling", "knobs",
                    "behaviour", "viewer"):
         assert f'id="{anchor}"' in html
-    assert "skipped, no finished episode records it" in html
+    assert "skipped, no finished episode made a model call (random or oracle agents only)" \
+        in html
+    assert 'class="compute"' not in html   # nothing consumed: no compute table
     assert "Every episode is done." in html
     assert "4 of 12 episodes shown" in html and "8 transcripts left out" in html
     for task in ("warehouse-mfp", "easel-cd", "easel-planning"):
@@ -117,6 +119,13 @@ def test_scaling_and_a_knob_that_changed_nothing(tmp_path):
     assert '<div class="warn" data-knob="reasoning_effort">' in html
     assert "did not change what the provider did (reasoning_tokens)" in html
     assert "16 episodes have no transcript" in html
+    # what each arm (effort level) consumed, summed by hand: 2 x (1000 + 2000 + 3000 + 4000)
+    # input tokens and 8 x 100 output; 8 x 64 reasoning; cost = input tokens / 1e6
+    table = re.search(r'<table class="compute">.*?</table>', html).group(0)
+    assert re.findall(r"<tr><th>([^<]*)</th>", table)[1:] == \
+        ["openai/gpt-x reasoning_effort=high", "openai/gpt-x reasoning_effort=low"]
+    cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', table)
+    assert cells == ["8", "32", "20,800", "512", "0.0200", "0.0200"] * 2
 
 
 def test_same_runs_same_bytes_and_a_torn_or_broken_transcript_is_reported(random_oracle_run,
@@ -256,3 +265,25 @@ def test_a_run_where_nothing_scored_draws_no_empty_chart(tmp_path):
            "plot." in html
     assert 'alt="Mean score per family' not in html
     assert "no score" in html   # the leaderboard row is still there, with its counts
+
+
+def test_a_model_without_a_price_is_named_where_cost_is_missing(tmp_path):
+    run_dir = tmp_path / "unpriced"
+    jobs = [_Job(f"j{seed}", {"v": 1, "model": "openai-chat/house-model", "world": "easel",
+                              "family": "mfp", "task": "easel-mfp", "seed": seed, "repeat": 0})
+            for seed in (1, 2, 3)]
+    with RunStore(run_dir / "run.sqlite") as store:
+        store.add_run("r", "r", {})
+        store.add_jobs("r", jobs)
+        for job in jobs:
+            store.start("r", job.id, f"transcripts/{job.id}.jsonl")
+            store.finish("r", job.id, score=0.5, raw_reward=0.5, cost_usd=None,
+                         usage={"calls": 2, "input_tokens": 100, "output_tokens": 10})
+    html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
+    assert ("Score against cost per episode (USD): skipped, the price table "
+            "(llm_eval/pricing/prices.yaml) has no price for openai-chat/house-model." in html)
+    assert ("Score against reasoning tokens per episode: skipped, openai-chat/house-model "
+            "reported no reasoning tokens." in html)
+    table = re.search(r'<table class="compute">.*?</table>', html).group(0)
+    assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', table) == \
+        ["3", "6", "330", "-", "-", "-"]   # dollars unknown, not $0
