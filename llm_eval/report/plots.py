@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 __all__ = ["family_scores_png", "scaling_png", "behaviour_png", "MEASURE_LABELS",
-           "BEHAVIOUR_MEASURES", "model_colours", "is_overall"]
+           "BEHAVIOUR_MEASURES", "MANY_ARMS", "model_colours", "is_overall"]
 
 MEASURE_LABELS = {"total_tokens": "tokens per episode (input + output)",
                   "reasoning_tokens": "reasoning tokens per episode",
@@ -33,17 +33,35 @@ _PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#
             "#8c8c8c", "#ccb974", "#64b5cd")
 
 
-def _label(text: object) -> str:
+MANY_ARMS = 8   # beyond this, arms are rows (a forest of intervals), not grouped bars
+
+
+def _label(text: object, limit: int = 40) -> str:
     """Text for matplotlib as written: a ``$`` would start mathtext (and can fail to parse)."""
     text = str(text)
-    if len(text) > 40:   # a long name would squeeze the axes to nothing
-        text = text[:39] + "\u2026"
+    if len(text) > limit:   # a long name would squeeze the axes to nothing
+        text = text[:limit - 1] + "\u2026"
     return text.replace("$", r"\$")
 
 
+def _arm_label(text: object) -> str:
+    """An arm's full name over as many lines as it needs (``model k=v k=v ...``)."""
+    import textwrap
+
+    return "\n".join(_label(line, 200) for line in textwrap.wrap(str(text), 60)) or "-"
+
+
 def model_colours(models: Sequence[str]) -> dict[str, str]:
-    """One fixed colour per model, by its position in ``models``."""
-    return {m: _PALETTE[i % len(_PALETTE)] for i, m in enumerate(models)}
+    """One fixed colour per model, by its position in ``models``; distinct for up to 60
+    (matplotlib's tab20 maps after the report's own ten)."""
+    palette = list(_PALETTE)
+    if len(models) > len(palette):
+        from matplotlib import colormaps
+        from matplotlib.colors import to_hex
+
+        palette += [to_hex(colormaps[name](k / 20)) for name in ("tab20", "tab20b", "tab20c")
+                    for k in range(20)]
+    return {m: palette[i % len(palette)] for i, m in enumerate(models)}
 
 
 def _figure(width: float, height: float):
@@ -84,8 +102,12 @@ def family_scores_png(models: Sequence[str], families: Sequence[str],
     """Grouped bars: for each family (x), one bar per model at its mean with its 95% CI.
 
     ``estimates[(model, family)] = (mean, ci_low, ci_high)``; a missing pair draws no bar.
+    More than ``MANY_ARMS`` models: one panel per family, one row per model (each full name
+    on the left), a dot at the mean and a line for the interval.
     """
-    width = max(5.0, 1.2 + 0.45 * len(families) * max(1, len(models)))
+    if len(models) > MANY_ARMS:
+        return _family_forest(models, families, estimates)
+    width = max(6.5, 1.2 + 0.45 * len(families) * max(1, len(models)))
     figure = _figure(min(width, 14.0), 3.6)
     axes = figure.add_subplot()
     colours = model_colours(models)
@@ -109,6 +131,32 @@ def family_scores_png(models: Sequence[str], families: Sequence[str],
     axes.set_title("Score per test family")
     if models:
         axes.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    return _png(figure)
+
+
+def _family_forest(models: Sequence[str], families: Sequence[str],
+                   estimates: Mapping[tuple[str, str], tuple[float, float, float]]) -> bytes:
+    labels = [_arm_label(m) for m in models]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    figure = _figure(3.0 + 2.2 * len(families), 1.2 + 0.16 * lines + 0.1 * len(models))
+    grid = figure.subplots(1, len(families), squeeze=False, sharey=True)
+    colours = model_colours(models)
+    for axes, family in zip(grid.flat, families):
+        for row, model in enumerate(models):
+            value = estimates.get((model, family))
+            if value is None:
+                continue
+            mean, low, high = value
+            if _finite(low) and _finite(high):
+                axes.plot([low, high], [row, row], color=colours[model], linewidth=1.5)
+            axes.plot([mean], [row], "o", color=colours[model], markersize=4)
+        axes.set_xlim(-0.05, 1.05)
+        axes.set_title(_label(family), fontsize=9)
+        axes.set_xlabel("score", fontsize=8)
+    first = grid.flat[0]
+    first.set_yticks(range(len(models)), labels, fontsize=7)
+    first.set_ylim(len(models) - 0.5, -0.5)   # the first model on top
+    figure.suptitle("Score per test family (mean, 95% CI)", fontsize=10)
     return _png(figure)
 
 
@@ -177,7 +225,10 @@ def scaling_png(curves: Sequence[Any], measure: str, *, columns: int = 4,
 def behaviour_png(models: Sequence[str],
                   values: Mapping[str, Mapping[str, Sequence[float]]]) -> bytes:
     """One panel per behaviour measure: per model, the mean over episodes (bar) and each
-    episode (dots). ``values[model][measure]`` lists the episodes' values (None skipped)."""
+    episode (dots). ``values[model][measure]`` lists the episodes' values (None skipped).
+    More than ``MANY_ARMS`` models: horizontal bars, one row per model named on the left."""
+    if len(models) > MANY_ARMS:
+        return _behaviour_rows(models, values)
     figure = _figure(max(6.0, 2.0 * len(BEHAVIOUR_MEASURES) + 0.3 * len(models)), 3.0)
     grid = figure.subplots(1, len(BEHAVIOUR_MEASURES), squeeze=False)
     colours = model_colours(models)
@@ -193,4 +244,27 @@ def behaviour_png(models: Sequence[str],
                         ha="right", fontsize=7)
         axes.set_ylim(0, 1.05)
         axes.set_title(label, fontsize=9)
+    return _png(figure)
+
+
+def _behaviour_rows(models: Sequence[str],
+                    values: Mapping[str, Mapping[str, Sequence[float]]]) -> bytes:
+    labels = [_arm_label(m) for m in models]
+    lines = sum(label.count("\n") + 1 for label in labels)
+    figure = _figure(3.0 + 2.2 * len(BEHAVIOUR_MEASURES), 1.2 + 0.16 * lines + 0.1 * len(models))
+    grid = figure.subplots(1, len(BEHAVIOUR_MEASURES), squeeze=False, sharey=True)
+    colours = model_colours(models)
+    for axes, (measure, label) in zip(grid.flat, BEHAVIOUR_MEASURES):
+        for row, model in enumerate(models):
+            data = [v for v in values.get(model, {}).get(measure, ()) if _finite(v)]
+            if not data:
+                continue
+            axes.barh(row, sum(data) / len(data), color=colours[model], height=0.7)
+            axes.scatter(data, [row] * len(data), s=8, color="black", alpha=0.5,
+                         edgecolors="none", zorder=3)
+        axes.set_xlim(0, 1.05)
+        axes.set_title(label, fontsize=9)
+    first = grid.flat[0]
+    first.set_yticks(range(len(models)), labels, fontsize=7)
+    first.set_ylim(len(models) - 0.5, -0.5)
     return _png(figure)

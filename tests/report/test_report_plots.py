@@ -47,3 +47,23 @@ def test_scaling_small_multiples_and_behaviour_decode():
     values = {"random": {"reset_share": [0.1, 0.2], "lcs_mean": [0.5], "invalid_rate": [0.0],
                          "coverage": [None, 0.3]}, "oracle": {}}
     _decode(behaviour_png(["random", "oracle"], values))
+
+
+def test_many_arms_are_rows_each_with_its_own_colour_and_full_name():
+    """32 arms of one model: a forest of intervals that grows down, not 128 slivers of bars
+    squeezed beside a legend of names cut to one prefix."""
+    from llm_eval.report.plots import MANY_ARMS, model_colours
+
+    arms = [f"openai-chat/model prompt={p} rendering={r} history={h} max_output_tokens={m}"
+            for p in ("default", "reflective") for r in ("compact", "json")
+            for h in ("full", 3) for m in (100, 200, 300, 400)]
+    assert len(arms) == 32 > MANY_ARMS
+    assert len(set(model_colours(arms).values())) == 32
+    families = ["mfp", "cd", "planning", "overall"]
+    estimates = {(a, f): (0.5, 0.4, 0.6) for a in arms for f in families}
+    few = _decode(family_scores_png(arms[:MANY_ARMS], families, estimates))
+    many = _decode(family_scores_png(arms, families, estimates))
+    assert many.height > 4 * few.height and many.width < 1400   # down, not across
+    values = {a: {"reset_share": [0.1, 0.2], "coverage": [0.5]} for a in arms}
+    rows = _decode(behaviour_png(arms, values))
+    assert rows.height > 1000 and rows.width < 1400
