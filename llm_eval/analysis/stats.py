@@ -51,7 +51,7 @@ import numpy as np
 from .data import AnalysisError, Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
-           "sign_flip_p", "setting_label", "natural_key", "by_arm", "ARM_SETTINGS",
+           "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "ARM_SETTINGS",
            "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS", "CONFIDENCE"]
 
 CONFIDENCE = 0.95
@@ -96,26 +96,30 @@ ARM_SETTINGS = ("prompt", "rendering", "history", "interaction_steps", "horizon"
                 "max_output_tokens", "temperature", "tool_mode")
 
 
-def by_arm(episodes: Iterable[Episode]) -> list[Episode]:
-    """``episodes`` with each one's ``model`` setting replaced by its arm: the model plus every
-    ``ARM_SETTINGS`` value that varies among that model's episodes (``openai/m prompt=reflective
-    history=3``); just the model when nothing varies. Tables grouped by model then keep the
-    arms of a prompt x budget sweep apart."""
-    episodes = list(episodes)
+def arm_labels(settings: Sequence[dict[str, Any]]) -> list[str]:
+    """Each settings' arm: its model plus every ``ARM_SETTINGS`` value that varies among the
+    settings of that model (``openai/m prompt=reflective history=3``); just the model when
+    nothing varies."""
     seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for e in episodes:
+    for one in settings:
         for key in ARM_SETTINGS:
-            seen[str(e.model)][key].add(setting_label(e.settings.get(key)))
-    out = []
-    for e in episodes:
-        varying = [k for k in ARM_SETTINGS if len(seen[str(e.model)][k]) > 1]
-        if not varying:
-            out.append(e)
-            continue
-        label = " ".join([str(e.model)] + [f"{k}={setting_label(e.settings.get(k))}"
-                                           for k in varying])
-        out.append(replace(e, settings={**e.settings, "model": label}))
-    return out
+            seen[str(one.get("model", ""))][key].add(setting_label(one.get(key)))
+    labels = []
+    for one in settings:
+        model = str(one.get("model", ""))
+        varying = [k for k in ARM_SETTINGS if len(seen[model][k]) > 1]
+        labels.append(" ".join([model] + [f"{k}={setting_label(one.get(k))}"
+                                          for k in varying]))
+    return labels
+
+
+def by_arm(episodes: Iterable[Episode]) -> list[Episode]:
+    """``episodes`` with each one's ``model`` setting replaced by its arm (``arm_labels``), so
+    tables grouped by model keep the arms of a prompt x budget sweep apart."""
+    episodes = list(episodes)
+    labels = arm_labels([e.settings for e in episodes])
+    return [e if label == e.model else replace(e, settings={**e.settings, "model": label})
+            for e, label in zip(episodes, labels)]
 
 
 def estimate(scores: Sequence[float], clusters: Sequence[str] | None = None, *,

@@ -28,10 +28,14 @@ EXIT_STOPPED = 130     # Ctrl-C: stopped cleanly, resumable
 
 
 def format_report(report) -> str:
+    from ..analysis.stats import arm_labels
+
     rows = report.rows
-    header = ("job", "model", "task", "status", "score")
-    table = [header] + [(r.id, r.settings["model"], r.settings["task"], r.status,
-                         f"{r.score:.3f}" if r.score is not None else "-") for r in rows]
+    header = ("job", "model", "task", "status", "score")   # model: the arm, when several
+    arms = arm_labels([r.settings for r in rows])
+    table = [header] + [(r.id, arm, r.settings["task"], r.status,
+                         f"{r.score:.3f}" if r.score is not None else "-")
+                        for r, arm in zip(rows, arms)]
     widths = [max(len(str(line[i])) for line in table) for i in range(len(header))]
     lines = ["  ".join(str(c).ljust(w) for c, w in zip(line, widths)).rstrip()
              for line in table]

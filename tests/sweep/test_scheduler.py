@@ -427,3 +427,20 @@ def test_every_spec_setting_has_a_flag(tmp_path):
         "tool_mode": "text", "temperature": 0.5, "model_seed": 7,
         "concurrency": {"openai-chat": 2}, "spend_cap_usd": 1.5})
     assert {job.settings["model_seed"] for job in spec.expand()} == {7}
+
+
+def test_the_job_table_names_each_arm(tmp_path):
+    from types import SimpleNamespace
+
+    from llm_eval.sweep import RunReport
+
+    def row(job, prompt):
+        return SimpleNamespace(id=job, status="done", score=0.5, settings={
+            "model": "openai/m", "task": "easel-mfp", "prompt": prompt, "history": "full"})
+
+    report = RunReport("r", tmp_path, tmp_path / "run.sqlite", tmp_path / "transcripts",
+                       rows=[row("a1", "default"), row("b2", "reflective")])
+    lines = format_report(report).splitlines()
+    assert lines[1].split() == ["a1", "openai/m", "prompt=default", "easel-mfp", "done",
+                                "0.500"]
+    assert lines[2].split()[1:3] == ["openai/m", "prompt=reflective"]
