@@ -134,14 +134,23 @@ def family_scores_png(models: Sequence[str], families: Sequence[str],
     return _png(figure)
 
 
-def _family_forest(models: Sequence[str], families: Sequence[str],
-                   estimates: Mapping[tuple[str, str], tuple[float, float, float]]) -> bytes:
+def _rows_figure(models: Sequence[str], panels: int):
+    """A figure of ``panels`` side by side sharing one row per model, named on the left (the
+    first model on top); its panels and the models' colours."""
     labels = [_arm_label(m) for m in models]
     lines = sum(label.count("\n") + 1 for label in labels)
-    figure = _figure(3.0 + 2.2 * len(families), 1.2 + 0.16 * lines + 0.1 * len(models))
-    grid = figure.subplots(1, len(families), squeeze=False, sharey=True)
-    colours = model_colours(models)
-    for axes, family in zip(grid.flat, families):
+    figure = _figure(3.0 + 2.2 * panels, 1.2 + 0.16 * lines + 0.1 * len(models))
+    grid = figure.subplots(1, panels, squeeze=False, sharey=True)
+    first = grid.flat[0]
+    first.set_yticks(range(len(models)), labels, fontsize=7)
+    first.set_ylim(len(models) - 0.5, -0.5)
+    return figure, list(grid.flat), model_colours(models)
+
+
+def _family_forest(models: Sequence[str], families: Sequence[str],
+                   estimates: Mapping[tuple[str, str], tuple[float, float, float]]) -> bytes:
+    figure, panels, colours = _rows_figure(models, len(families))
+    for axes, family in zip(panels, families):
         for row, model in enumerate(models):
             value = estimates.get((model, family))
             if value is None:
@@ -153,9 +162,6 @@ def _family_forest(models: Sequence[str], families: Sequence[str],
         axes.set_xlim(-0.05, 1.05)
         axes.set_title(_label(family), fontsize=9)
         axes.set_xlabel("score", fontsize=8)
-    first = grid.flat[0]
-    first.set_yticks(range(len(models)), labels, fontsize=7)
-    first.set_ylim(len(models) - 0.5, -0.5)   # the first model on top
     figure.suptitle("Score per test family (mean, 95% CI)", fontsize=10)
     return _png(figure)
 
@@ -249,12 +255,8 @@ def behaviour_png(models: Sequence[str],
 
 def _behaviour_rows(models: Sequence[str],
                     values: Mapping[str, Mapping[str, Sequence[float]]]) -> bytes:
-    labels = [_arm_label(m) for m in models]
-    lines = sum(label.count("\n") + 1 for label in labels)
-    figure = _figure(3.0 + 2.2 * len(BEHAVIOUR_MEASURES), 1.2 + 0.16 * lines + 0.1 * len(models))
-    grid = figure.subplots(1, len(BEHAVIOUR_MEASURES), squeeze=False, sharey=True)
-    colours = model_colours(models)
-    for axes, (measure, label) in zip(grid.flat, BEHAVIOUR_MEASURES):
+    figure, panels, colours = _rows_figure(models, len(BEHAVIOUR_MEASURES))
+    for axes, (measure, label) in zip(panels, BEHAVIOUR_MEASURES):
         for row, model in enumerate(models):
             data = [v for v in values.get(model, {}).get(measure, ()) if _finite(v)]
             if not data:
@@ -264,7 +266,4 @@ def _behaviour_rows(models: Sequence[str],
                          edgecolors="none", zorder=3)
         axes.set_xlim(0, 1.05)
         axes.set_title(label, fontsize=9)
-    first = grid.flat[0]
-    first.set_yticks(range(len(models)), labels, fontsize=7)
-    first.set_ylim(len(models) - 0.5, -0.5)
     return _png(figure)
