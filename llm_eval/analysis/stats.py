@@ -51,8 +51,8 @@ import numpy as np
 from .data import AnalysisError, Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
-           "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "ARM_SETTINGS",
-           "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS", "CONFIDENCE"]
+           "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "arm_key",
+           "ARM_SETTINGS", "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS", "CONFIDENCE"]
 
 CONFIDENCE = 0.95
 EXACT_MAX_PAIRS = 16          # 2**16 sign patterns: enumerate them all up to here
@@ -111,6 +111,12 @@ def arm_labels(settings: Sequence[dict[str, Any]]) -> list[str]:
         labels.append(" ".join([model] + [f"{k}={setting_label(one.get(k))}"
                                           for k in varying]))
     return labels
+
+
+def arm_key(label: Any) -> tuple:
+    """Sort key of an arm label: word by word, numbers in numeric order (``steps=5`` before
+    ``steps=20``)."""
+    return tuple(natural_key(part) for part in str(label).replace("=", " ").split(" "))
 
 
 def by_arm(episodes: Iterable[Episode]) -> list[Episode]:

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..analysis.stats import by_arm
+from ..analysis.stats import arm_key, by_arm
 from . import plots
 from .markup import Markup, join, png_uri, tag
 from .viewer import ViewerLimits, has_transcript, render_viewer
@@ -129,7 +129,7 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
 
     by_family = {_key(r): r for r in aggregate(episodes, ("model", "family"))}
     overall = {_key(r)[0]: r for r in aggregate(episodes, ("model",))}
-    models = sorted(overall, key=str)
+    models = sorted(overall, key=arm_key)
     families = [f for f in FAMILIES if any(k[1] == f for k in by_family)] + \
         sorted({k[1] for k in by_family if k[1] not in FAMILIES}, key=str)
     header = tag("tr", tag("th", "model"), *[tag("th", f) for f in families],
@@ -231,7 +231,7 @@ def _arm_table(episodes: Sequence[Any], by: str, *heading: Markup) -> Markup:
     from ..analysis.stats import aggregate
 
     cells = {_key(r): r for r in aggregate(episodes, ("model", by))}
-    models = sorted({k[0] for k in cells}, key=str)
+    models = sorted({k[0] for k in cells}, key=arm_key)
     values = sorted({k[1] for k in cells}, key=str)
     header = tag("tr", tag("th", by), *[tag("th", m) for m in models])
     rows = [tag("tr", tag("th", value),
@@ -271,7 +271,7 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
     """What each arm consumed: tokens and dollars of its done episodes, and every dollar its
     jobs spent (interrupted, failed and rerun executions included)."""
     rows = []
-    for arm in sorted({str(e.model) for e in episodes}):
+    for arm in sorted({str(e.model) for e in episodes}, key=arm_key):
         mine = [e for e in episodes if str(e.model) == arm]
         done = [e for e in mine if e.status == "done"]
         calls = sum(e.tokens("calls") or 0 for e in done)
@@ -430,7 +430,7 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
     if not values:
         parts.append(tag("p", "No transcript could be measured.", class_="note"))
         return join(parts)
-    models = sorted(values)
+    models = sorted(values, key=arm_key)
     header = tag("tr", tag("th", "model"), tag("th", "episodes"), tag("th", "resets (mean)"),
                  *[tag("th", label) for _, label in plots.BEHAVIOUR_MEASURES])
     rows = []

@@ -277,3 +277,13 @@ def test_repeats_of_one_arm_with_equal_settings_are_not_a_mix():
     assert mixed_settings(a, ("world", "family", "seed")) == {}
     assert mixed_settings([a[0], episode(1.0, repeat=1, prompt="q")],
                           ("world", "family", "seed")) == {"prompt": ["p", "q"]}
+
+
+def test_arms_sort_word_by_word_with_numbers_in_order():
+    from llm_eval.analysis.stats import arm_key
+
+    arms = ["m steps=20 history=full", "m steps=5 history=full", "m steps=5 history=3",
+            "m steps=100 history=3", "a-model"]
+    assert sorted(arms, key=arm_key) == ["a-model", "m steps=5 history=3",
+                                         "m steps=5 history=full", "m steps=20 history=full",
+                                         "m steps=100 history=3"]
