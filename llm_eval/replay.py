@@ -67,9 +67,10 @@ class TranscriptReplay(Adapter):
 
     provider = "replay"
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, transcript: Transcript | None = None) -> None:
         self.path = Path(path)
-        self.calls: list[ModelCall] = read_transcript(self.path).of_type("model_call")
+        transcript = transcript if transcript is not None else read_transcript(self.path)
+        self.calls: list[ModelCall] = transcript.of_type("model_call")
         super().__init__(str(self.path))
         self.used = 0
 
@@ -91,10 +92,11 @@ class TranscriptReplay(Adapter):
         return Response.model_validate(recorded.response)
 
 
-def job_from_transcript(path: str | Path) -> Job:
-    """The job a transcript recorded, rebuilt from its header's settings."""
+def job_from_transcript(path: str | Path, transcript: Transcript | None = None) -> Job:
+    """The job a transcript recorded, rebuilt from its header's settings (``transcript``: the
+    file at ``path`` already read)."""
     path = Path(path)
-    header = read_transcript(path).header
+    header = (transcript if transcript is not None else read_transcript(path)).header
     if header is None:
         raise ReplayError(f"{path}: no header event; not a transcript that can be replayed")
     job = Job.of(header.settings)
@@ -197,9 +199,11 @@ def _where(event) -> str:
     return ", ".join(parts)
 
 
-def compare_transcripts(recorded: Path, replayed: Path) -> str:
-    """The first difference between two transcripts (module docstring), or ``""``."""
-    old, new = read_transcript(recorded).events, read_transcript(replayed).events
+def compare_transcripts(recorded: Path | Transcript, replayed: Path | Transcript) -> str:
+    """The first difference between two transcripts, each a path or one already read (module
+    docstring), or ``""``."""
+    old, new = (t.events if isinstance(t, Transcript) else read_transcript(t).events
+                for t in (recorded, replayed))
     for n, (a, b) in enumerate(zip(old, new)):
         da, db = _comparable(a), _comparable(b)
         if da != db:
@@ -213,27 +217,28 @@ def compare_transcripts(recorded: Path, replayed: Path) -> str:
     return ""
 
 
-def replay_transcript(path: str | Path) -> ReplayResult:
-    """Re-run the job of the transcript at ``path`` offline and compare (module docstring).
-    A transcript of a job that did not finish (``end`` is not ``done``) is ``skipped``."""
+def replay_transcript(path: str | Path, transcript: Transcript | None = None) -> ReplayResult:
+    """Re-run the job of the transcript at ``path`` (``transcript``: it, already read) offline
+    and compare (module docstring). A transcript of a job that did not finish (``end`` is not
+    ``done``) is ``skipped``."""
     from .sweep.job import execute_job
 
     path = Path(path)
-    transcript = read_transcript(path)
+    transcript = transcript if transcript is not None else read_transcript(path)
     header = transcript.header
-    job = job_from_transcript(path)
+    job = job_from_transcript(path, transcript)
     s = job.settings
     base = dict(path=path, job_id=job.id, task=s["task"], model=s["model"])
     end = transcript.events[-1] if transcript.events else None
     if end is None or end.type != "end" or end.status != "done":
         status = end.status if end is not None and end.type == "end" else "unfinished"
         return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + status)
-    adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path)
+    adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path, transcript)
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
         outcome = execute_job(job, sweep_for(job), again, run_id=header.run_id,
                               adapter=adapter)
-        detail = compare_transcripts(path, again)
+        detail = compare_transcripts(transcript, again)
         if outcome.status != "done":
             ended = f"the replayed job ended {outcome.status} ({outcome.error})"
             detail = f"{detail}; {ended}" if detail else ended
@@ -329,7 +334,7 @@ def _check_file(path: Path) -> ReplayResult:
 def _replayed(path: Path, transcript: Transcript) -> ReplayResult:
     header = transcript.header
     try:
-        return replay_transcript(path)
+        return replay_transcript(path, transcript)
     except LlmEvalError as exc:   # a job that cannot be rebuilt or run again
         return ReplayResult(path, header.job_id, header.settings.get("task", "?"),
                             header.settings.get("model", "?"), "mismatch", detail=str(exc))
