@@ -386,7 +386,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="json, compact, diff or png")
     render.add_argument("-o", "--output", metavar="OUT", required=True,
                         help="output file ('-' for stdout)")
-    render.add_argument("--cell-size", type=integer_between(4, 256, "pixels"), default=24, metavar="PX",
+    render.add_argument("--cell-size", type=integer_between(4, 256, "pixels"), default=24,
+                        metavar="PX",
                         help="png: side of a cell in pixels (default 24)")
     render.add_argument("--no-grid-lines", action="store_true",
                         help="png: no lines between cells")

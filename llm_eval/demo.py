@@ -7,7 +7,8 @@ own whose model requests are answered from its recording by the replay adapter. 
 written to DIR as any run is (``run.sqlite``, one transcript per job), so ``llm-eval replay
 DIR``, ``llm-eval report DIR`` and ``llm-eval run --resume`` work on it. It prints a score table
 (mean score per arm and family with its 95% interval clustered by world, the number of scored
-episodes and of jobs not done) and where things are. Running the demo again into the same DIR runs nothing twice.
+episodes and of jobs not done) and where things are. Running the demo again into the same
+DIR runs nothing twice.
 """
 
 from __future__ import annotations

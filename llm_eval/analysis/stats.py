@@ -52,7 +52,8 @@ from .data import AnalysisError, Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
            "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "arm_key",
-           "ARM_SETTINGS", "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS", "CONFIDENCE"]
+           "ARM_SETTINGS", "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS",
+           "CONFIDENCE"]
 
 CONFIDENCE = 0.95
 EXACT_MAX_PAIRS = 16          # 2**16 sign patterns: enumerate them all up to here

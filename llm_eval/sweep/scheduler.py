@@ -13,15 +13,16 @@ running the same spec again, or ``resume(run_dir)``, finishes a run. A job whose
 shows its episode finished (a score, then ``end`` done) although the store still has it
 ``running`` (the process was killed between the two) is recorded as done from the
 transcript, not run again. A job another run of the same directory already did (same job id)
-is marked done with that result (``RunStore.adopt_done``), never run twice. Episodes run in a pool of worker threads as large as the sum of
-the provider limits.
+is marked done with that result (``RunStore.adopt_done``), never run twice. Episodes run in a
+pool of worker threads as large as the sum of the provider limits.
 
 A spend cap needs a price for every provider model of the spec (``unpriced_models``; a
-``SpecError`` before anything runs otherwise), and is checked against the live spend (every model call's cost as it is
-recorded, plus what earlier executions spent): once reached, no new job starts and running
-episodes stop before their next model call (the call in flight finishes); a stopped execution
-goes back to the queue, unscored, with its spend counted. ``stop`` (a ``threading.Event``)
-stops a run the same way; ``handle_sigint=True`` (the command line) makes the first Ctrl-C
+``SpecError`` before anything runs otherwise), and is checked against the live spend (every
+model call's cost as it is recorded, plus what earlier executions spent): once reached, no new
+job of a paid provider starts (``FREE_PROVIDERS``, the local agents and replays, still run)
+and running episodes stop before their next model call (the call in flight finishes); a
+stopped execution goes back to the queue, unscored, with its spend counted. ``stop`` (a
+``threading.Event``) stops a run the same way; ``handle_sigint=True`` (the command line) makes the first Ctrl-C
 set it. ``progress`` hears of every job that starts and ends (``progress.py``). ``check=True``
 (the command line) runs ``check_ready`` first, so a missing key is one error, not a failed
 job per episode.
@@ -40,10 +41,10 @@ from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
+from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from .job import JobOutcome, execute_job
 from .progress import Progress
-from ..errors import LlmEvalError
 from .spec import Job, SpecError, Sweep, job_id, provider_of
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
