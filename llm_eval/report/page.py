@@ -270,20 +270,22 @@ def _why_absent(episodes: Sequence[Any], measure: str) -> str:
 def _compute_table(episodes: Sequence[Any]) -> Markup:
     """What each arm consumed: tokens and dollars of its done episodes, and every dollar its
     jobs spent (interrupted, failed and rerun executions included)."""
+    def total(values: Iterable[Any], digits: int = 0) -> str:
+        present = [v for v in values if v is not None]
+        return f"{sum(present):,.{digits}f}" if present else "-"
+
+    by_arm_name: dict[str, list[Any]] = {}
+    for e in episodes:
+        by_arm_name.setdefault(str(e.model), []).append(e)
     rows = []
-    for arm in sorted({str(e.model) for e in episodes}, key=arm_key):
-        mine = [e for e in episodes if str(e.model) == arm]
+    for arm in sorted(by_arm_name, key=arm_key):
+        mine = by_arm_name[arm]
         done = [e for e in mine if e.status == "done"]
         calls = sum(e.tokens("calls") or 0 for e in done)
         spent = sum(e.spent_usd for e in mine)
         if not calls and not spent:
             continue   # random and oracle: nothing to count
         priced = spent > 0 or any(e.cost_usd is not None for e in mine)   # else unknown
-
-        def total(values: Iterable[Any], digits: int = 0) -> str:
-            present = [v for v in values if v is not None]
-            return f"{sum(present):,.{digits}f}" if present else "-"
-
         rows.append(tag("tr", tag("th", arm), tag("td", len(done), class_="num"),
                         tag("td", f"{calls:,}", class_="num"),
                         tag("td", total(e.total_tokens for e in done), class_="num"),
@@ -302,11 +304,12 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
                           "only the done episodes' own.", class_="note")])
 
 
-def _scaling_section(episodes: Sequence[Any]) -> Markup:
+def _scaling_section(episodes: Sequence[Any], arms: Sequence[Any]) -> Markup:
+    """Compute per arm (``arms``: ``episodes`` by arm), then score against each measure per
+    world (curves pool a model's arms: compute varies across them)."""
     from ..analysis import scaling
 
-    parts: list[object] = [tag("h2", "Compute scaling", id="scaling"),
-                           _compute_table(by_arm(episodes))]
+    parts: list[object] = [tag("h2", "Compute scaling", id="scaling"), _compute_table(arms)]
     drawn = False
     for measure in scaling.MEASURES:
         label = plots.MEASURE_LABELS.get(measure, measure)
@@ -496,7 +499,7 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
             _unscored_section(episodes, limits),
             _task_table(arms),
             _world_table(arms),
-            _scaling_section(episodes),
+            _scaling_section(episodes, arms),
             _knob_section(episodes),
             _behaviour_section(arms),
             tag("h2", "Transcripts", id="viewer"),
