@@ -14,6 +14,10 @@ knobs) are dropped for ``random`` and ``oracle``, so those agents run once per w
 interaction budget, seed and repeat. A job's settings hold everything that can change its
 result, including digests of the task file and the prompt templates; its id is a short hash of
 the settings' canonical JSON, so the same settings always give the same id.
+
+A sweep makes at most ``MAX_JOBS`` (1,000,000) jobs: the count (the product of the list
+lengths, and ``repeats``) is checked before anything is expanded, and a larger spec is a
+``SpecError`` naming the file, the line and the field that multiplies most.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import difflib
 import hashlib
 import itertools
 import json
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,11 +40,12 @@ from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
-           "LOCAL_AGENTS"]
+           "LOCAL_AGENTS", "MAX_JOBS"]
 
 JOB_SETTINGS_VERSION = 1
 LOCAL_AGENTS = ("random", "oracle")
 REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
+MAX_JOBS = 1_000_000   # a sweep larger than this is a mistake, not a plan: refused unexpanded
 
 
 class SpecError(LlmEvalError):
@@ -219,7 +225,7 @@ class Sweep(_Strict):
             raise SpecError(f"{source}: a sweep spec is a mapping of settings, got "
                             f"{type(data).__name__}")
         try:
-            return cls.model_validate(data)
+            sweep = cls.model_validate(data)
         except ValidationError as exc:
             lines = []
             for error in exc.errors():
@@ -230,6 +236,8 @@ class Sweep(_Strict):
             raise SpecError("\n".join(lines)) from None
         except LlmEvalError as exc:   # e.g. an unknown prompt variant
             raise SpecError(f"{source}: {exc}") from None
+        sweep.check_size(source, line_of)
+        return sweep
 
     @classmethod
     def from_yaml(cls, path: str | Path) -> Sweep:
@@ -259,9 +267,53 @@ class Sweep(_Strict):
         return self.concurrency.get(provider, self.default_concurrency)
 
     # -- jobs ------------------------------------------------------------------------------------
+    def factors(self) -> dict[str, int]:
+        """What multiplies the job count: each field's number of values (``repeats``: its
+        value); ``model_variants`` is the product of the settings only a model reads."""
+        b = self.budgets
+        return {"models": len(self.models), "worlds": len(self.worlds),
+                "families": len(self.families),
+                "budgets.interaction_steps": len(b.interaction_steps), "seeds": len(self.seeds),
+                "repeats": self.repeats, "prompts": len(self.prompts),
+                "renderings": len(self.renderings), "budgets.history": len(b.history),
+                "budgets.max_output_tokens": len(b.max_output_tokens),
+                "budgets.reasoning_effort": len(b.reasoning_effort),
+                "budgets.thinking_budget": len(b.thinking_budget)}
+
+    def job_count(self) -> int:
+        """How many jobs ``expand`` makes at most (before duplicates fold), computed without
+        expanding: random and oracle run once per world, family, budget, seed and repeat, a
+        model once more per prompt, rendering and model budget."""
+        f = self.factors()
+        per_model = (f["worlds"] * f["families"] * f["budgets.interaction_steps"] * f["seeds"]
+                     * f["repeats"])
+        variants = math.prod(f[k] for k in _MODEL_FACTORS)
+        return per_model * sum(1 if m in LOCAL_AGENTS else variants for m in self.models)
+
+    def check_size(self, source: str = "<spec>",
+                   line_of: Callable[[tuple], int | None] | None = None) -> None:
+        """Refuse a sweep of more than ``MAX_JOBS`` jobs before it is expanded (which would
+        take minutes and then run out of memory); the error names the largest factor."""
+        count = self.job_count()
+        if count <= MAX_JOBS:
+            return
+        f = self.factors()
+        if all(m in LOCAL_AGENTS for m in self.models):   # only models multiply by these
+            f = {k: v for k, v in f.items() if k not in _MODEL_FACTORS}
+        shown = {k: v for k, v in f.items() if v > 1}
+        field = max(shown, key=lambda k: shown[k])
+        line = line_of(tuple(field.split("."))) if line_of is not None else None
+        product = " x ".join(f"{k} {v:,}" for k, v in shown.items())
+        raise SpecError(f"{source}{f':{line}' if line else ''}: {field}: the sweep would make "
+                        f"{count:,} jobs ({product}), more than the limit of {MAX_JOBS:,}; "
+                        f"split it into smaller sweeps")
+
     def expand(self) -> list[Job]:
-        """Every job of the sweep, in a stable order, without duplicates (module docstring)."""
+        """Every job of the sweep, in a stable order, without duplicates (module docstring).
+        A sweep over ``MAX_JOBS`` is a ``SpecError``, raised before any job is made."""
         from ..agents.prompts import load_prompts
+
+        self.check_size()
         from ..tasks.store import dump_task, load_task
 
         tasks = {}
@@ -296,6 +348,10 @@ class Sweep(_Strict):
                 job = Job.of({**base, **extra})
                 jobs.setdefault(job.id, job)
         return list(jobs.values())
+
+
+_MODEL_FACTORS = ("prompts", "renderings", "budgets.history", "budgets.max_output_tokens",
+                  "budgets.reasoning_effort", "budgets.thinking_budget")
 
 
 def _digest(text: str) -> str:

@@ -118,3 +118,37 @@ def test_the_budget_and_prompt_axes_reach_the_job_settings():
     assert (s["interaction_steps"], s["max_output_tokens"], s["thinking_budget"],
             s["reasoning_effort"], s["history"], s["prompt"], s["rendering"]) == (
         30, 500, 1024, "low", 5, "reflective", "png+compact")
+
+
+def test_a_sweep_over_the_job_limit_is_refused_before_expansion(tmp_path, monkeypatch):
+    text = "models: [random]\nworlds: [warehouse]\nfamilies: [mfp]\nrepeats: 100000000\n"
+    monkeypatch.setattr(Sweep, "expand", lambda self: pytest.fail("expanded"))
+    with pytest.raises(SpecError) as error:
+        Sweep.from_yaml(write(tmp_path, text))
+    assert str(error.value) == (
+        f"{tmp_path / 'sweep.yaml'}:4: repeats: the sweep would make 100,000,000 jobs "
+        f"(repeats 100,000,000), more than the limit of 1,000,000; split it into smaller "
+        f"sweeps")
+
+
+def test_the_job_limit_blames_the_largest_factor_and_counts_model_settings(tmp_path):
+    seeds = ", ".join(str(s) for s in range(40_000))
+    text = (f"models: [openai/gpt-5, random]\nworlds: [warehouse, easel]\n"
+            f"seeds: [{seeds}]\nprompts: [default, reflective]\n"
+            f"budgets: {{history: [full, 2, 4]}}\n")
+    with pytest.raises(SpecError, match=r"sweep\.yaml:3: seeds: the sweep would make "
+                                        r"1,680,000 jobs \(models 2 x worlds 2 x families 3 x "
+                                        r"seeds 40,000 x prompts 2 x budgets\.history 3\)"):
+        Sweep.from_yaml(write(tmp_path, text))
+    # the same sweep for the local agents only is under the limit: prompts do not multiply them
+    assert Sweep.from_data({"models": ["random"], "worlds": ["warehouse", "easel"],
+                            "seeds": list(range(40_000)), "prompts": ["default", "reflective"]}
+                           ).job_count() == 240_000
+
+
+def test_the_job_count_is_the_number_of_jobs_expanded(tmp_path):
+    spec = Sweep.from_data({"models": ["random", "openai/gpt-5"], "worlds": ["warehouse"],
+                            "families": ["mfp", "cd"], "seeds": [1, 2], "repeats": 3,
+                            "budgets": {"history": ["full", 3], "interaction_steps": [5, 9]},
+                            "renderings": ["compact", "png"]})
+    assert spec.job_count() == len(spec.expand()) == 2 * 2 * 2 * 3 * (1 + 4)
