@@ -7,8 +7,11 @@
   a rendering and a history window. Imported on first use, so this package imports no
   adapter.
 
-``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle`` or a model
-``provider/model`` (``adapters.registry``), with the LLM agent's settings as keywords.
+- ``ScriptAgent`` (``script``): plays the action lines of a file, then stops the episode.
+
+``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle``,
+``script/FILE`` or a model ``provider/model`` (``adapters.registry``), with the LLM agent's
+settings as keywords.
 """
 
 import difflib
@@ -43,11 +46,15 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
         return RandomAgent(seed=seed)
     if name == "oracle":
         return OracleAgent(task, programs_root=programs_root)
+    if name.startswith("script/"):
+        from .script import ScriptAgent
+
+        return ScriptAgent(name.removeprefix("script/"))
     if "/" not in name:
         close = difflib.get_close_matches(name, AGENT_NAMES, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise UnknownAgentError(f"unknown agent {name!r}{hint}: expected random, oracle or "
-                                f"a model provider/model such as openai/gpt-5")
+        raise UnknownAgentError(f"unknown agent {name!r}{hint}: expected random, oracle, "
+                                f"script/FILE or a model provider/model such as openai/gpt-5")
     from adapters import parse_model
 
     parse_model(name)   # the registry's "did you mean" for an unknown provider

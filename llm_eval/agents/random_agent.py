@@ -10,6 +10,11 @@ uniformly within its range (so a click lands on a uniform cell, ``choose`` on a 
   chance baseline is uniform play with the world's actions, the same distribution task
   validation uses (``ActionSpace.sample``, WORLDTEST.md 5).
 
+Under the ``autumnbench`` protocol (observations carry ``offered``) it is the published
+harness's random agent [A9]: uniform over the offered strings, duplicates counting twice (so
+the harness's doubled ``quit`` is twice as likely), the click pattern ``click [0-K] [0-K]``
+becoming a click on a uniform cell. In interaction it thus leaves with probability 2/9 a step.
+
 The agent is seeded (``RandomAgent(seed=S)``); the same seed and observations give the same
 actions.
 """
@@ -36,6 +41,12 @@ class RandomAgent:
         self._rng = random.Random(self.seed)
 
     def act(self, observation: Observation) -> str:
+        if observation.text is not None:          # the autumnbench protocol
+            choice = self._rng.choice(observation.offered)
+            if choice.startswith("click ["):
+                last = observation.frame.size - 1
+                return f"click {self._rng.randint(0, last)} {self._rng.randint(0, last)}"
+            return choice
         forms = [f for f in observation.actions
                  if not (observation.phase == "planning" and f.kind == "quit")]
         form = self._rng.choice(forms)

@@ -10,20 +10,30 @@ A task file has two halves that are never mixed (WORLDTEST.md 4):
 
 ``Task.agent_view()`` is the one door to the public half; tests check for every shipped task
 that nothing from ``hidden`` can be found in it.
+
+Imported tasks (``llm-eval tasks import autumnbench``) use four optional fields that shipped
+tasks leave out (and ``dump_task`` omits when unset, so shipped files and their digests do not
+change): ``program``, the world's program as a path relative to the task file (the task is not
+a bundled world); ``source``, where the task came from with the sha256 of every source file;
+``seed`` None, meaning the run gives the seed (as the published harness does); and
+``ticks_per_action``, the interaction phase's ticks per action (default 1). Their MFP tasks may
+have any number of options (at least 2), their CD tasks no witness, and their planning tasks
+no horizon (the test-step budget, or the protocol's cap, bounds them).
 """
 
 from __future__ import annotations
 
 from typing import Annotated, Literal, Union
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from ..errors import TaskFileError
 
 __all__ = [
     "TASK_SCHEMA_VERSION", "FAMILIES", "Family", "Grid", "Rect", "Budgets",
     "MFPPublic", "MFPHidden", "MFPTask", "CDPublic", "CDHidden", "CDTask",
-    "PlanningPublic", "PlanningHidden", "PlanningTask", "Task", "parse_task", "TaskFileError",
+    "PlanningPublic", "PlanningHidden", "PlanningTask", "Task", "TaskSource", "parse_task",
+    "TaskFileError",
 ]
 
 TASK_SCHEMA_VERSION = 1
@@ -52,12 +62,28 @@ class Rect(_Model):
                 for cx in range(self.x, self.x + self.width)]
 
 
+class TaskSource(_Model):
+    """Where an imported task came from: the format, the directory as given at import, and the
+    sha256 of each source file read (paths relative to that directory)."""
+
+    format: str
+    data_dir: str
+    files: dict[str, str]
+    notes: list[str] = Field(default_factory=list)
+
+
 class Budgets(_Model):
     """Step budgets of the two phases (WORLDTEST.md 1 and 3). ``test_steps`` bounds the
     actions of an MFP or CD test phase (watching frames included); planning uses its horizon."""
 
     interaction_steps: int = Field(default=200, ge=1)
     test_steps: int = Field(default=200, ge=1)
+
+
+def _check_relative(path: str) -> None:
+    parts = path.replace("\\", "/").split("/")
+    if not path or path.startswith(("/", "\\")) or ".." in parts or ":" in parts[0]:
+        raise ValueError(f"{path!r} must be a path relative to the task file, without '..'")
 
 
 def _check_seed(seed: int) -> int:
@@ -70,13 +96,37 @@ class _TaskBase(_Model):
     schema_version: Literal[1] = TASK_SCHEMA_VERSION
     id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     world: str
-    seed: int
+    seed: int | None
     budgets: Budgets = Budgets()
+    # imported tasks only (module docstring); None is left out of the file
+    program: str | None = None
+    ticks_per_action: int | None = Field(default=None, ge=1)
+    source: TaskSource | None = None
+    # the directory relative program paths are resolved against (set when a file is loaded)
+    _root: str | None = PrivateAttr(default=None)
 
     @field_validator("seed")
     @classmethod
-    def _seed(cls, seed: int) -> int:
-        return _check_seed(seed)
+    def _seed(cls, seed: int | None) -> int | None:
+        return None if seed is None else _check_seed(seed)
+
+    @field_validator("program")
+    @classmethod
+    def _program(cls, program: str | None) -> str | None:
+        if program is not None:
+            _check_relative(program)
+        return program
+
+    @property
+    def root(self) -> str | None:
+        """The directory of the task file (where ``program`` paths are resolved), if known."""
+        return self._root
+
+    def located(self, root: str | None):
+        """This task, remembering ``root`` as the directory of its file."""
+        copy = self.model_copy()
+        copy._root = root
+        return copy
 
     def agent_view(self) -> dict:
         """Everything about this task an agent may be told: world name is *not* included
@@ -88,15 +138,16 @@ class _TaskBase(_Model):
 # -- masked-frame prediction ---------------------------------------------------------------------
 class MFPPublic(_Model):
     """The recorded trajectory as shown: ``actions[i]`` led from frame i to frame i+1; the frames
-    from ``masked_from`` on have the cells of ``mask`` hidden (None). ``options`` are the six
+    from ``masked_from`` on have the cells of ``mask`` hidden (None). ``options`` are the
     candidate patches for the mask of the final frame (each ``mask.height`` rows of
-    ``mask.width`` colours)."""
+    ``mask.width`` colours): six in every task we make (validation checks it), any number
+    from 2 in an imported one."""
 
     actions: list[str]
     frames: list[MaskedGrid]
     mask: Rect
     masked_from: int = Field(ge=1)
-    options: list[Grid] = Field(min_length=6, max_length=6)
+    options: list[Grid] = Field(min_length=2)
 
     @model_validator(mode="after")
     def _shape(self) -> "MFPPublic":
@@ -119,15 +170,28 @@ class MFPPublic(_Model):
 
 
 class MFPHidden(_Model):
-    answer: int = Field(ge=0, le=5)
-    # how each option was made ("truth", "one step earlier", "object shifted left", ...)
-    option_sources: list[str] = Field(min_length=6, max_length=6)
+    answer: int = Field(ge=0)
+    # how each option was made ("truth", "one step earlier", "object shifted left", ...);
+    # None for imported tasks, whose source does not say
+    option_sources: list[str] | None = None
 
 
 class MFPTask(_TaskBase):
     family: Literal["mfp"] = "mfp"
     public: MFPPublic
     hidden: MFPHidden
+
+    @model_validator(mode="after")
+    def _answer(self) -> "MFPTask":
+        count = len(self.public.options)
+        if self.hidden.answer >= count:
+            raise ValueError(f"hidden.answer {self.hidden.answer} is not an option index "
+                             f"(0..{count - 1})")
+        sources = self.hidden.option_sources
+        if sources is not None and len(sources) != count:
+            raise ValueError(f"hidden.option_sources has {len(sources)} entries for {count} "
+                             "options")
+        return self
 
 
 # -- change detection -----------------------------------------------------------------------------
@@ -138,15 +202,23 @@ class CDPublic(_Model):
 
 
 class CDHidden(_Model):
-    """The modified program (file beside the world's program) and the trigger condition in the
-    host expression syntax (AUTUMN.md 14.2); ``change`` says in words what changes."""
+    """The modified program and two expressions in the host syntax (AUTUMN.md 14.2):
+    ``trigger``, evaluated at the start of every tick into ``SpecialConditionTriggered`` (an
+    authoring aid the modified program may read), and ``condition``, the *observational* change
+    condition: true on a state once the changed behaviour is visible. The scored ``T`` is the
+    first frame of a run whose state satisfies ``condition`` (WORLDTEST.md 3.2). ``change`` says
+    in words what changes.
 
-    program: str            # path relative to llm_eval/worlds/programs/, e.g. changes/gravity.sexp
+    ``program`` is relative to the bundled programs directory for shipped tasks
+    (``changes/gravity.sexp``) and to the task file for imported ones."""
+
+    program: str
     trigger: str
+    condition: str | None = None
     change: str
-    # an action sequence (from the initial state) under which the trigger fires and the
-    # change becomes visible; validation replays it, the oracle agent plays it
-    witness: list[str] = Field(min_length=1)
+    # an action sequence (from the initial state) under which the condition comes to hold;
+    # validation replays it; None for imported tasks (validation searches for one)
+    witness: list[str] | None = Field(default=None, min_length=1)
 
 
 class CDTask(_TaskBase):
@@ -162,7 +234,9 @@ class PlanningPublic(_Model):
 
     goal: Grid
     mask: list[list[bool]]
-    horizon: int = Field(ge=1)
+    # None (imported tasks): no horizon of its own; the test-step budget (worldtest) or the
+    # total step cap (autumnbench) bounds the test
+    horizon: int | None = Field(default=None, ge=1)
 
     @model_validator(mode="after")
     def _shape(self) -> "PlanningPublic":
@@ -175,7 +249,11 @@ class PlanningPublic(_Model):
 
 
 class PlanningHidden(_Model):
-    witness: list[str] = Field(min_length=1)
+    # None for imported tasks (validation searches for a plan)
+    witness: list[str] | None = Field(default=None, min_length=1)
+    # the source's own reference figure, kept verbatim (AutumnBench's optimal_actions_count,
+    # whose unit the source does not state)
+    reference_length: int | None = None
 
 
 class PlanningTask(_TaskBase):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 from .models import FAMILIES, TaskFileError, parse_task
 
-__all__ = ["DATA_PACKAGE", "task_id", "task_path", "load_task", "load_task_file", "all_tasks",
-           "shipped_task_ids", "dump_task", "write_task"]
+__all__ = ["DATA_PACKAGE", "task_id", "task_path", "load_task", "load_task_file", "load_task_dir",
+           "load_tasks", "all_tasks", "shipped_task_ids", "dump_task", "write_task"]
 
 DATA_PACKAGE = "llm_eval.tasks"
 DATA_DIR = "data"
@@ -62,14 +62,38 @@ def _parse_text(text: str, source: str, *, expect_id: str | None = None):
 
 
 def load_task_file(path: str | Path):
-    """Read and validate a task file at any path (the id must match the file name)."""
+    """Read and validate a task file at any path (the id must match the file name). The task
+    remembers the file's directory: an imported task's ``program`` is relative to it."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise TaskFileError(f"{path}: cannot read the task file: "
                             f"{exc.strerror or exc}") from None
-    return _parse_text(text, str(path), expect_id=path.stem)
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
+    task = _parse_text(text, str(path), expect_id=path.stem)
+    return task.located(str(path.parent.resolve()))
+
+
+def load_task_dir(directory: str | Path) -> list:
+    """Every task file (``*.json``) of ``directory``, ordered by world then family; a
+    directory that does not exist or holds no task file raises ``TaskFileError``."""
+    directory = Path(directory)
+    if not directory.is_dir():
+        raise TaskFileError(f"{directory}: no such task directory")
+    files = sorted(p for p in directory.glob("*.json") if p.is_file())
+    if not files:
+        raise TaskFileError(f"{directory}: holds no task file (*.json)")
+    order = {f: i for i, f in enumerate(FAMILIES)}
+    tasks = [load_task_file(p) for p in files]
+    return sorted(tasks, key=lambda t: (t.world, order[t.family]))
+
+
+def load_tasks(path: str | Path) -> list:
+    """The tasks of ``path``: a task file, or a directory of them."""
+    path = Path(path)
+    return [load_task_file(path)] if path.is_file() else load_task_dir(path)
 
 
 def load_task(world: str, family: str):
@@ -122,8 +146,9 @@ def _pretty(value, indent: int) -> str:
 
 
 def dump_task(task) -> str:
-    """The pretty JSON of a task, as shipped (ends with a newline)."""
-    return _pretty(task.model_dump(mode="json"), 0) + "\n"
+    """The pretty JSON of a task, as shipped (ends with a newline). Unset optional fields
+    (None) are left out, so adding an optional field changes no existing file or digest."""
+    return _pretty(task.model_dump(mode="json", exclude_none=True), 0) + "\n"
 
 
 def write_task(task, directory: str | Path) -> Path:

@@ -75,7 +75,8 @@ class World:
     def __init__(self, program: str, *, name: str = "<program>", path: str | None = None,
                  seed: int = DEFAULT_SEED, render_mode: str | None = None,
                  ticks_per_action: int = 1, trigger: str = "",
-                 expected_size: int | None = None, metadata_path: str | None = None) -> None:
+                 expected_size: int | None = None, metadata_path: str | None = None,
+                 allow_degenerate_seed: bool = False) -> None:
         if render_mode not in RENDER_MODES:
             from ..render import check_format
 
@@ -90,6 +91,7 @@ class World:
         self.ticks_per_action = ticks_per_action
         self.trigger = trigger
         self._seed = seed
+        self.allow_degenerate_seed = allow_degenerate_seed
         self._expected_size = expected_size
         self._metadata_path = metadata_path
         self._interpreter: Interpreter | None = None
@@ -111,7 +113,8 @@ class World:
             self._seed = seed
         interpreter = Interpreter()
         interpreter.run_script(self.program, seed=self._seed, path=self.path,
-                               trigger=self.trigger)
+                               trigger=self.trigger,
+                               allow_degenerate_seed=self.allow_degenerate_seed)
         frame = interpreter.render_frame()
         if self._expected_size is not None and frame.size != self._expected_size:
             raise WorldMetadataError(
@@ -145,6 +148,22 @@ class World:
         if self.ticks_per_action > 1:
             info["frames"] = tuple(frames)
         return self._frame, 0.0, False, False, info
+
+    def tick(self, action: Action | None, ticks: int = 1) -> tuple[Frame, ...]:
+        """Register ``action`` as the next tick's input *without* validating it (a click may be
+        off the grid, as the published harness allows), tick ``ticks`` times (the input only in
+        the first), and return every frame. Counts as one step. For protocol profiles that
+        reproduce another harness; agents' actions go through ``step``."""
+        interpreter = self._require_reset()
+        if action is not None:
+            apply_action(interpreter, action)
+        frames = []
+        for _ in range(ticks):
+            interpreter.step()
+            frames.append(interpreter.render_frame())
+        self._steps += 1
+        self._previous, self._frame = self._frame, frames[-1]
+        return tuple(frames)
 
     def render(self) -> str | bytes | None:
         """The current frame in the render mode chosen at construction (None: no rendering).

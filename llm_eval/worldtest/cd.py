@@ -1,8 +1,8 @@
 """The change-detection test (WORLDTEST.md 3.2).
 
-The agent plays the task's *modified* program (with its trigger condition and the task's
-seed), which behaves like the original until the trigger first holds. Frames of a run are
-numbered from 0 (the run's first frame); ``reset`` starts a new run from the initial state.
+The agent plays the task's *modified* program (with its trigger and the task's seed), which
+behaves like the original until its change shows. Frames of a run are numbered from 0 (the
+run's first frame); ``reset`` starts a new run from the initial state.
 
 Actions, in two stages:
 
@@ -11,9 +11,10 @@ Actions, in two stages:
 2. after ``declare`` the run is frozen and the agent browses it: ``watch T`` shows frame T of
    the current run, ``submit T`` names frame T as where the change began and ends the test.
 
-The raw reward of ``submit T`` is ``scoring.cd_raw_reward(T, change)`` where ``change`` is the
-index of the first frame of this run produced by a tick in which the trigger held (see
-``scoring``); the phase's ``reward`` is that raw reward, the score ``max(0, raw)``. Ending
+The raw reward of ``submit t`` is ``scoring.cd_raw_reward(t, change)`` where ``change`` (``T``)
+is the index of the first frame of this run whose state satisfies the task's observational
+``condition``, checked on the initial state and after every tick (WORLDTEST.md 3.2); the
+phase's ``reward`` is that raw reward, the score ``max(0, raw)``. Ending
 without a submission (budget used up) gives raw reward 0. Every valid action (world action,
 reset, declare, watch, submit) uses one unit of the budget (``budgets.test_steps``).
 """
@@ -26,9 +27,10 @@ from ..actions import Action
 from ..autumn import Frame
 from ..worlds import World
 from .commands import WORLD_KINDS, ActionForm, Command, Param, world_forms
+from .errors import TaskProgramError
 from .observation import CDView, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
-from .scoring import NOT_SUBMITTED, aggregate_score, cd_raw_reward
+from .scoring import NOT_SUBMITTED, aggregate_score, cd_raw_reward, condition_holds
 
 __all__ = ["CDPhase"]
 
@@ -42,14 +44,16 @@ class CDPhase(Phase):
 
     name = "cd"
 
-    def __init__(self, world: World, *, budget: int, declare_after: int = 3,
-                 family: str = "cd",
+    def __init__(self, world: World, *, condition: str | None, budget: int,
+                 declare_after: int = 3, family: str = "cd",
                  max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> None:
         super().__init__(family=family, budget=budget,
                          max_consecutive_invalid=max_consecutive_invalid)
-        if not world.trigger:
-            raise ValueError("the change-detection world needs a trigger condition")
+        if not condition:
+            raise ValueError("the change-detection test needs the task's observational "
+                             "condition (hidden.condition)")
         self.world = world
+        self.condition = condition
         self.declare_after = declare_after
         self.run = 0
         self.frames: list[Frame] = []
@@ -77,6 +81,15 @@ class CDPhase(Phase):
         self.run += 1
         self.frames = [frame]
         self.change = None
+        self._check_condition()
+
+    def _check_condition(self) -> None:
+        if self.change is None and condition_holds(self.world.interpreter, self.condition):
+            if len(self.frames) == 1:
+                raise TaskProgramError(
+                    f"the change condition {self.condition!r} holds on the initial frame: the "
+                    "task is invalid (task validation refuses it)")
+            self.change = len(self.frames) - 1
 
     @property
     def valid_actions(self) -> tuple[ActionForm, ...]:
@@ -107,8 +120,7 @@ class CDPhase(Phase):
         if isinstance(action, Action):
             frame, _, _, _, info = self.world.step(action)
             self.frames.append(frame)
-            if self.change is None and info.get("triggered"):
-                self.change = len(self.frames) - 1
+            self._check_condition()
             return 0.0, False, {"run": self.run, "run_step": self.run_steps}
         match action.kind:
             case "reset":

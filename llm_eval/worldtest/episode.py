@@ -16,6 +16,15 @@ transcript can be written event by event: ``("phase_start", {"phase"})``, ``("ob
 ``("action", {"record"})`` after it (the ``StepRecord``) and ``("phase_end", {"phase",
 "stats", "reward"})``.
 
+``protocol`` chooses the rules: ``worldtest`` (ours, WORLDTEST.md) or ``autumnbench`` (the
+published harness's, ``autumnbench`` package): there every action is a step, the interaction
+budget is hidden, and one cap of 501 steps bounds the whole episode [C4] (a test that reaches it
+scores 0). ``ticks_per_action`` (worldtest; default the task's, else 1) runs that many ticks
+per interaction action and shows every intermediate frame.
+
+An agent ends the episode early by raising ``StopEpisode`` (a script that has run out): the
+test is then scored as it stands, ``ended`` "stopped".
+
 Errors raised by the agent itself propagate (an agent's bug, or an infrastructure failure the
 scheduler classifies); the world program's errors propagate as ``AutumnError``.
 """
@@ -32,13 +41,21 @@ from .mfp import MFPPhase
 from .observation import EpisodeStart, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
 from .planning import PlanningPhase
+from .autumnbench import (TOTAL_STEP_CAP, HarnessCD, HarnessInteraction, HarnessMFP,
+                          HarnessPlanning)
 from .programs import ProgramsRoot, modified_world, original_world
 
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
     from ..agents.base import Agent
 
 __all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats",
-           "Observer"]
+           "Observer", "StopEpisode", "PROTOCOLS"]
+
+PROTOCOLS = ("worldtest", "autumnbench")
+
+
+class StopEpisode(Exception):
+    """Raised by an agent's ``act`` to end the episode where it stands (module docstring)."""
 
 Observer = Callable[[str, dict[str, Any]], None]
 
@@ -118,36 +135,67 @@ class EpisodeResult:
 
 def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
                     programs_root: ProgramsRoot | None = None,
-                    max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> Phase:
-    """The test phase of ``task``'s family (not yet reset). ``background`` is the world's
-    background colour, used for the MFP recording's frames."""
+                    max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
+                    protocol: str = "worldtest", cap: int | None = None) -> Phase:
+    """The test phase of ``task``'s family under ``protocol`` (not yet reset). ``background``
+    is the world's background colour, used for the MFP recording's frames; ``cap`` the steps the
+    autumnbench test may take."""
     limit = max_consecutive_invalid
+    if protocol == "autumnbench":
+        return _harness_test(task, background, programs_root, cap or TOTAL_STEP_CAP)
     match task.family:
         case "mfp":
             return MFPPhase(task.public, answer=task.hidden.answer, background=background,
                             budget=task.budgets.test_steps, max_consecutive_invalid=limit)
         case "cd":
-            return CDPhase(modified_world(task, programs_root), budget=task.budgets.test_steps,
-                           declare_after=task.public.min_steps_before_declare,
+            return CDPhase(modified_world(task, programs_root), condition=task.hidden.condition,
+                           budget=task.budgets.test_steps, declare_after=task.public.min_steps_before_declare,
                            max_consecutive_invalid=limit)
         case "planning":
+            horizon = task.public.horizon or task.budgets.test_steps
             return PlanningPhase(original_world(task), goal=task.public.goal,
-                                 mask=task.public.mask, horizon=task.public.horizon,
+                                 mask=task.public.mask, horizon=horizon,
                                  max_consecutive_invalid=limit)
     raise ValueError(f"unknown task family {task.family!r}")
 
 
+def _harness_test(task, background: str, programs_root: ProgramsRoot | None,
+                  cap: int) -> Phase:
+    match task.family:
+        case "mfp":
+            return HarnessMFP(task.public, answer=task.hidden.answer, background=background,
+                              budget=cap)
+        case "cd":
+            return HarnessCD(modified_world(task, programs_root),
+                             condition=task.hidden.condition or task.hidden.trigger, budget=cap)
+        case "planning":
+            return HarnessPlanning(original_world(task), goal=task.public.goal,
+                                   mask=task.public.mask, budget=cap)
+    raise ValueError(f"unknown task family {task.family!r}")
+
+
 def _play(phase: Phase, agent: "Agent", records: list[StepRecord],
-          observer: Observer | None = None) -> float:
-    """Drive ``agent`` through ``phase`` until it ends; returns the last reward."""
+          observer: Observer | None = None, cap: int | None = None) -> float:
+    """Drive ``agent`` through ``phase`` until it ends (or ``cap`` records exist, the
+    autumnbench total cap); returns the last reward. ``StopEpisode`` from the agent ends the
+    phase and propagates."""
     notify = observer or (lambda kind, data: None)
     notify("phase_start", {"phase": phase.name})
     observation = phase.reset()
     reward = 0.0
     while not phase.done:
+        if cap is not None and len(records) >= cap:
+            phase.stop(f"the episode reached its cap of {cap} steps")
+            break
         notify("observation", {"phase": phase.name, "index": len(records),
                                "observation": observation})
-        action = agent.act(observation)
+        try:
+            action = agent.act(observation)
+        except StopEpisode:
+            phase.stop("the agent stopped the episode")
+            phase.ended = "stopped"
+            notify("phase_end", {"phase": phase.name, "stats": _stats(phase), "reward": 0.0})
+            raise
         shown = action if isinstance(action, str) else repr(action)
         next_observation, reward, _, _, info = phase.step(action)
         records.append(StepRecord(index=len(records), phase=phase.name,
@@ -168,25 +216,47 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
                 interaction_steps: int | None = None,
                 programs_root: ProgramsRoot | None = None,
                 max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
-                observer: Observer | None = None) -> EpisodeResult:
+                observer: Observer | None = None, protocol: str = "worldtest",
+                ticks_per_action: int | None = None) -> EpisodeResult:
     """Play ``agent`` through the interaction phase and ``task``'s test (module docstring).
 
     ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
     directory the CD modified program is read from; ``observer`` sees the episode's events.
+    ``task`` must have a seed (``programs.seeded`` gives a seedless imported task the run's).
     """
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
-    interaction = InteractionPhase(original_world(task), budget=budget,
-                                   max_consecutive_invalid=max_consecutive_invalid)
+    cap = TOTAL_STEP_CAP if protocol == "autumnbench" else None
+    if protocol == "autumnbench":
+        interaction: Phase = HarnessInteraction(original_world(task), budget=budget)
+    else:
+        ticks = ticks_per_action or task.ticks_per_action or 1
+        interaction = InteractionPhase(original_world(task), budget=budget,
+                                       max_consecutive_invalid=max_consecutive_invalid,
+                                       ticks_per_action=ticks)
     hook = getattr(agent, "reset", None)
     if callable(hook):
-        hook(EpisodeStart(interaction_steps=budget))
+        hook(EpisodeStart(interaction_steps=budget, protocol=protocol))
     records: list[StepRecord] = []
-    _play(interaction, agent, records, observer)
-    background = interaction.world.frame.background
-    test = make_test_phase(task, background=background, programs_root=programs_root,
-                           max_consecutive_invalid=max_consecutive_invalid)
-    _play(test, agent, records, observer)
-    raw = test.raw_reward if isinstance(test, CDPhase) else test.score
+    test: Phase | None = None
+    try:
+        _play(interaction, agent, records, observer, cap)
+        background = interaction.world.frame.background
+        test = make_test_phase(task, background=background, programs_root=programs_root,
+                               max_consecutive_invalid=max_consecutive_invalid,
+                               protocol=protocol,
+                               cap=None if cap is None else cap - len(records))
+        _play(test, agent, records, observer, cap)
+    except StopEpisode:
+        if test is None:
+            test = make_test_phase(task, background=interaction.world.frame.background,
+                                   programs_root=programs_root, protocol=protocol,
+                                   max_consecutive_invalid=max_consecutive_invalid,
+                                   cap=None if cap is None else max(1, cap - len(records)))
+            test.ended = "stopped"
+    raw = getattr(test, "raw_reward", None)
+    raw = test.score if raw is None else raw
     return EpisodeResult(
         task_id=task.id, world=task.world, family=task.family, seed=task.seed,
         score=max(0.0, raw), raw_reward=raw, interaction=_stats(interaction),

@@ -1,7 +1,8 @@
 """The interaction phase (WORLDTEST.md 1): free play in the world, reward-free.
 
 Actions: the world's (``click X Y``, ``left``, ``right``, ``up``, ``down``, ``noop``; one
-action = one tick, so ``noop`` advances time), ``reset`` (restart the world from its initial
+action = ``ticks_per_action`` ticks, default 1, the extra ones noops, every intermediate frame
+shown in ``Observation.frames``; ``noop`` advances time), ``reset`` (restart the world from its initial
 state with the same seed) and ``go-to-test`` (end the phase; the test follows).
 
 The budget (``interaction_steps``, default 200) counts world actions and resets; when it is used
@@ -38,12 +39,16 @@ class InteractionPhase(Phase):
     name = "interaction"
 
     def __init__(self, world: World, *, budget: int = DEFAULT_INTERACTION_STEPS,
-                 max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> None:
+                 max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
+                 ticks_per_action: int = 1) -> None:
         # family None: nothing in this phase may tell the agent which test follows
         super().__init__(family=None, budget=budget,
                          max_consecutive_invalid=max_consecutive_invalid)
         self.world = world
+        world.ticks_per_action = ticks_per_action
+        self.ticks_per_action = ticks_per_action
         self.resets = 0
+        self._frames: tuple = ()
         self.runs: list[list[str]] = []
         self._fired: list[bool] = []
         self._lines: tuple[int, ...] = ()
@@ -64,12 +69,14 @@ class InteractionPhase(Phase):
     def _apply(self, action: Action | Command) -> tuple[float, bool, dict[str, Any]]:
         if isinstance(action, Action):
             _, _, _, _, world_info = self.world.step(action)
+            self._frames = world_info.get("frames", ())
             self.runs[-1].append(str(action))
             self._note_coverage()
             return 0.0, False, {"world_step": world_info["step"]}
         if action.kind == "reset":
             self._note_coverage()
             self.world.reset()
+            self._frames = ()
             self.resets += 1
             self.runs.append([])
             return 0.0, False, {"world_step": 0}
@@ -96,6 +103,8 @@ class InteractionPhase(Phase):
         return self._lines
 
     def _observation(self, invalid: str | None, message: str | None) -> Observation:
+        frames = () if invalid else self._frames
         return Observation(phase=self.name, family=self.family, step=self.steps,
                            budget_left=self.budget_left, frame=self.world.frame,
-                           actions=self._forms, invalid=invalid, message=message)
+                           actions=self._forms, invalid=invalid, message=message,
+                           frames=frames)

@@ -15,6 +15,12 @@ payload:
 - ``planning`` (``PlanningView``): the goal grid, the mask of the cells that matter, the
   horizon.
 
+Under the ``autumnbench`` protocol an observation also carries ``text``, the published
+harness's observation text exactly as it would send it, and ``offered``, its list of offered
+action strings (``click [0-15] [0-15]``, ``I found the change!``, ...); ``actions`` is then
+empty. With ``ticks_per_action`` > 1 the interaction phase's observation carries ``frames``,
+every intermediate frame of the last action (its last is ``frame``).
+
 Masked cells of a shown frame hold ``MASK_COLOUR`` (``"transparent"``, the name the renderers
 parse a hidden cell back to) and are listed in ``masked``, so a renderer can hatch them.
 Nothing in an observation is ever taken from a task's hidden half; ``to_dict`` is the JSON
@@ -43,10 +49,12 @@ def _rows(frame: Frame) -> list[list[str]]:
 
 @dataclass(frozen=True, slots=True)
 class EpisodeStart:
-    """What an agent is told before the interaction phase: its budget. Never the test family:
-    the interaction phase must not reveal which test follows (WORLDTEST.md 1)."""
+    """What an agent is told before the interaction phase: its budget and the protocol. Never
+    the test family: the interaction phase must not reveal which test follows (WORLDTEST.md
+    1)."""
 
     interaction_steps: int
+    protocol: str = "worldtest"
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,6 +132,9 @@ class Observation:
     mfp: MFPView | None = None
     cd: CDView | None = None
     planning: PlanningView | None = None
+    text: str | None = None
+    offered: tuple[str, ...] = ()
+    frames: tuple[Frame, ...] = ()
 
     @property
     def valid_actions(self) -> tuple[str, ...]:
@@ -144,6 +155,12 @@ class Observation:
             view = getattr(self, name)
             if view is not None:
                 data[name] = view.to_dict()
+        # only when set, so that worldtest observations keep their recorded form
+        if self.text is not None:
+            data["text"] = self.text
+            data["offered"] = list(self.offered)
+        if self.frames:
+            data["frames"] = [_rows(f) for f in self.frames]
         return data
 
     def summary(self) -> dict:
@@ -153,6 +170,8 @@ class Observation:
             data["invalid"] = self.invalid
         if self.message:
             data["message"] = self.message
+        if self.text is not None:
+            data["text"] = self.text
         if self.mfp is not None:
             data["watching"] = self.mfp.watching
         if self.cd is not None:

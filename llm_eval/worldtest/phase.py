@@ -109,6 +109,12 @@ class Phase(ABC):
         info.update(extra)
         return self.observation(), reward, terminated, truncated, info
 
+    def stop(self, message: str) -> None:
+        """End the phase from outside (a total step cap, an agent that stops): truncated."""
+        self._done = True
+        self.ended = "truncated"
+        self._message = message
+
     # -- state -----------------------------------------------------------------------------------
     @property
     def budget_left(self) -> int:

@@ -1,11 +1,17 @@
 """The worlds a task's phases run: the original program, and the CD task's modified program.
 
-- The interaction phase and the planning and MFP phases run the world's *original* bundled
-  program with the task's seed (``original_world``).
+- The interaction phase and the planning and MFP phases run the world's *original* program
+  with the task's seed (``original_world``): the bundled world, or for an imported task the
+  file ``task.program`` names, relative to the task file.
 - The change-detection test runs ``hidden.program``, a path relative to the bundled programs
-  directory (``llm_eval/worlds/programs/``, e.g. ``changes/warehouse.sexp``), with
-  ``hidden.trigger`` as the trigger condition and the task's seed (``modified_world``).
-  ``programs_root`` overrides the directory (tests write their own modified programs).
+  directory (``llm_eval/worlds/programs/``, e.g. ``changes/warehouse.sexp``) or, for an
+  imported task, to the task file, with ``hidden.trigger`` as the trigger condition and the
+  task's seed (``modified_world``). ``programs_root`` overrides the directory (tests write
+  their own modified programs).
+- ``seeded(task, seed, protocol)`` gives a task that takes its seed from the run (an imported
+  one) the run's seed; the worldtest protocol refuses a seed of 0 (mod 2**32), which removes
+  every random choice, and the autumnbench protocol accepts it with a warning, as the
+  published harness does.
 
 A path that is absolute, climbs out with ``..``, or names no readable file raises
 ``TaskProgramError`` naming the task and the path.
@@ -23,7 +29,11 @@ from ..worlds.registry import PROGRAMS_DIR, PROGRAMS_PACKAGE
 from .errors import TaskProgramError
 
 __all__ = ["original_world", "modified_world", "modified_program_text", "programs_root",
-           "ProgramsRoot"]
+           "original_program_text", "seeded", "ProgramsRoot", "DEGENERATE_SEED_WARNING"]
+
+DEGENERATE_SEED_WARNING = ("seed {seed} is 0 mod 2**32: every random choice of the world returns "
+                           "its first option (the published harness's default; accepted under "
+                           "--protocol autumnbench only)")
 
 ProgramsRoot = Path | Traversable
 
@@ -33,14 +43,75 @@ def programs_root() -> Traversable:
     return resources.files(PROGRAMS_PACKAGE) / PROGRAMS_DIR
 
 
+def seeded(task, seed: int | None, protocol: str = "worldtest") -> tuple[object, str | None]:
+    """``(task, warning)``: ``task`` itself when its file fixes the seed, else a copy with the
+    run's ``seed`` (module docstring); a refused seed raises ``TaskFileError``."""
+    from ..errors import TaskFileError
+
+    if task.seed is not None:
+        return task, None
+    if seed is None:
+        raise TaskFileError(f"task {task.id!r} takes its seed from the run: give --seed")
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise TaskFileError(f"task {task.id!r}: the seed must be a non-negative integer, "
+                            f"got {seed!r}")
+    warning = None
+    if seed % 2 ** 32 == 0:
+        if protocol != "autumnbench":
+            raise TaskFileError(f"task {task.id!r}: seed {seed} is refused: a seed of 0 (mod "
+                                "2**32) makes every random choice return its first option; "
+                                "give another seed (or --protocol autumnbench, which accepts "
+                                "it as the published harness does)")
+        warning = DEGENERATE_SEED_WARNING.format(seed=seed)
+    copy = task.model_copy(update={"seed": seed})
+    return copy.located(task.root), warning
+
+
+def _task_file(task, relative: str, field: str) -> tuple[str, str]:
+    """``(text, display path)`` of a file an imported task names relative to its file."""
+    if task.root is None:
+        raise TaskProgramError(f"task {task.id!r}: {field} {relative!r} is relative to the task "
+                               "file, but the task was not loaded from a file")
+    path = Path(task.root) / relative
+    try:
+        return path.read_text(encoding="utf-8"), str(path)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise TaskProgramError(f"task {task.id!r}: cannot read {field} {path}: "
+                               f"{reason}") from None
+
+
+def original_program_text(task) -> tuple[str, str]:
+    """``(program text, display path)`` of the task's original program."""
+    if task.program is not None:
+        return _task_file(task, task.program, "program")
+    world = make_world(task.world)
+    return world.program, world.path
+
+
+def _check_seed(task) -> int:
+    if task.seed is None:
+        raise TaskProgramError(f"task {task.id!r} takes its seed from the run; resolve it with "
+                               "seeded(task, seed) first")
+    return task.seed
+
+
 def original_world(task) -> World:
-    """A new, not yet reset World of the task's bundled world with the task's seed."""
-    return make_world(task.world, seed=task.seed)
+    """A new, not yet reset World of the task's original program with the task's seed."""
+    seed = _check_seed(task)
+    degenerate = seed % 2 ** 32 == 0
+    if task.program is None:
+        return make_world(task.world, seed=seed, allow_degenerate_seed=degenerate)
+    text, display = original_program_text(task)
+    return World(text, name=task.world, path=display, seed=seed,
+                 allow_degenerate_seed=degenerate)
 
 
 def modified_program_text(task: CDTask, root: ProgramsRoot | None = None) -> tuple[str, str]:
     """``(program text, display path)`` of a CD task's modified program."""
     relative = task.hidden.program
+    if task.program is not None and root is None:   # an imported task: beside its file
+        return _task_file(task, relative, "hidden.program")
     parts = PurePosixPath(relative).parts
     if (not relative or relative.startswith(("/", "\\")) or ".." in parts
             or PurePosixPath(relative).is_absolute()):
@@ -63,5 +134,6 @@ def modified_program_text(task: CDTask, root: ProgramsRoot | None = None) -> tup
 def modified_world(task: CDTask, root: ProgramsRoot | None = None) -> World:
     """A new, not yet reset World running the CD task's modified program with its trigger."""
     text, display = modified_program_text(task, root)
-    return World(text, name=f"{task.world} (modified)", path=display, seed=task.seed,
-                 trigger=task.hidden.trigger)
+    seed = _check_seed(task)
+    return World(text, name=f"{task.world} (modified)", path=display, seed=seed,
+                 trigger=task.hidden.trigger, allow_degenerate_seed=seed % 2 ** 32 == 0)

@@ -1,12 +1,12 @@
 """Scores of the test families (WORLDTEST.md 3), pure functions.
 
 Change detection. Frames of a run are numbered from 0 (the run's initial frame, after its
-start or reset); frame k is the frame shown after the run's k-th action. The trigger condition
-is evaluated at the start of every tick, before the rules, so the modified rule first acts in
-the tick whose evaluation held. **T is the index of the first frame produced by a tick in which
-the trigger held** in the current run: T = k for the smallest k such that the trigger held at
-the start of the run's k-th tick (``get_trigger_state()`` read after that tick). T >= 1 always.
-With ``t`` the frame index the agent submits, the raw reward is
+start or reset); frame k is the frame shown after the run's k-th action. The task's change
+condition is observational (WORLDTEST.md 3.2): an expression over the world's state, checked
+on the initial state and after every tick (``condition_holds``). **T is the index of the first
+frame of the current run whose state satisfies it.** (A hidden start-of-tick trigger may still
+drive the modified program; it does not define T.) With ``t`` the frame index the agent
+submits, the raw reward is
 
 - no trigger yet in this run (``T`` is None), or ``t < T - 1``: -1 (a false alarm);
 - ``t`` in ``{T - 1, T}``: 1;
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["cd_raw_reward", "aggregate_score", "NOT_SUBMITTED"]
+__all__ = ["cd_raw_reward", "aggregate_score", "condition_holds", "NOT_SUBMITTED"]
 
 #: The raw reward of a change-detection test in which no frame was submitted.
 NOT_SUBMITTED = 0.0
@@ -37,8 +37,8 @@ def cd_raw_reward(t: int, T: int | None) -> float:
     if T is None:
         return -1.0
     if isinstance(T, bool) or not isinstance(T, int) or T < 1:
-        raise ValueError(f"T must be a positive integer (frame 0 is never produced by a tick), "
-                         f"got {T!r}")
+        raise ValueError(f"T must be a positive integer (a condition that holds on a run's "
+                         f"initial frame makes an invalid task), got {T!r}")
     if t < T - 1:
         return -1.0
     if t <= T:
@@ -46,6 +46,15 @@ def cd_raw_reward(t: int, T: int | None) -> float:
     ratio = t / T
     f = 1.0 / (1.0 - ratio * math.exp(-ratio))
     return min(1.0, max(0.0, _A * f - _B))
+
+
+def condition_holds(interpreter, condition: str, *, harness: bool = False) -> bool:
+    """Whether the change ``condition`` holds on ``interpreter``'s current state: the value is
+    the boolean true (``harness``: its printed form contains ``true``, the published harness's
+    test, AUTUMNBENCH-HARNESS.md X4)."""
+    if harness:
+        return "true" in interpreter.evaluate_to_string(condition)
+    return interpreter.evaluate(condition) is True
 
 
 def aggregate_score(raw: float) -> float:

@@ -1,0 +1,104 @@
+"""The interaction phase under the ``autumnbench`` protocol [I1-I8].
+
+- Offered, in the harness's order: ``left``, ``right``, ``up``, ``down``, ``click [0-K] [0-K]``,
+  ``noop``, ``quit``, ``go-to-test``, ``reset`` [I2].
+- Every step advances the phase clock ``time`` first [I3]. ``quit`` and ``go-to-test`` (exact
+  text) end the phase [I4]. ``reset`` (exact) restarts the program with the same seed, keeps
+  the clock and answers with the grid alone. Anything else is parsed as a world action
+  (``parse_game_action``): unknown text or a click with fewer than 3 tokens is invalid (no tick,
+  the current grid returned); a coordinate that is not an integer raises [I5, C6].
+- **Frame stacking** [I6]: a valid action runs ``n`` ticks, its own and ``n - 1`` noops, where
+  ``n`` is the program's ``FRAME_RATE`` read at reset (8 in the standard library), and the
+  observation lists every frame: blocks ``Frame time: F`` / ``Action took: A`` /
+  ``Observation: <grid>`` with ``F = (time - 1) * n + 2 + k``, joined by a blank line and
+  ``Observation: `` (so later blocks begin ``Observation: Frame time: ...``). With
+  ``stack_frames`` False one tick runs and the grid alone is returned.
+- The budget counts every step; the runner switches to the test when it is used up, and the
+  last action's frames are never shown [C3]. The agent is never told the budget.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...autumn import Frame
+from ...worlds import World
+from .base import HarnessPhase, click_pattern, grid_json, parse_game_action
+
+__all__ = ["HarnessInteraction", "INTERACTION_INTRO"]
+
+INTERACTION_INTRO = (
+    "This is the interactive phase. You are in a grid world whose rules you do not know. Act in "
+    "it to find out how it works. You may reset the world to its initial state at any time. "
+    "When you think you understand it, choose go-to-test; questions about the world follow.")
+
+
+class HarnessInteraction(HarnessPhase):
+    """Free play with the harness's rules (module docstring)."""
+
+    name = "interaction"
+
+    def __init__(self, world: World, *, budget: int, stack_frames: bool = True) -> None:
+        super().__init__(family=None, budget=budget)
+        self.world = world
+        self.stack_frames = stack_frames
+        self.time = 0
+        self.frame_rate = 1
+        self.resets = 0
+        self.runs: list[list[str]] = []
+        self._fired: list[bool] = []
+        self._offered: tuple[str, ...] = ()
+
+    def _start(self) -> None:
+        frame, _ = self.world.reset()
+        self.runs.append([])
+        self._fired = list(self.world.coverage().fired)
+        self.frame_rate = (self.world.interpreter.get_frame_rate() if self.stack_frames else 1)
+        size = frame.size
+        self._offered = ("left", "right", "up", "down", click_pattern(size), "noop", "quit",
+                         "go-to-test", "reset")
+        self.text = (f"{INTERACTION_INTRO}\n\nThe initial grid is:\n{grid_json(frame)}")
+
+    @property
+    def offered(self) -> tuple[str, ...]:
+        return self._offered
+
+    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+        self.time += 1
+        if text in ("quit", "go-to-test"):
+            self._end(f"the interaction phase ended: the agent chose {text}")
+            return 0.0, True, "", True, {}
+        if text == "reset":
+            self._note_coverage()
+            frame, _ = self.world.reset()
+            self.resets += 1
+            self.runs.append([])
+            return 0.0, False, grid_json(frame), True, {"world_step": 0}
+        action = parse_game_action(text)
+        if action is None:
+            return 0.0, False, grid_json(self.world.frame), False, {}
+        frames = self.world.tick(action, self.frame_rate)
+        self.runs[-1].append(str(action))
+        self._note_coverage()
+        return 0.0, False, self._stacked(text, frames), True, {"world_step": self.world.steps}
+
+    def _stacked(self, text: str, frames: tuple[Frame, ...]) -> str:
+        if not self.stack_frames:
+            return grid_json(frames[-1])
+        n = self.frame_rate
+        blocks = [f"Frame time: {(self.time - 1) * n + 2 + k}\n"
+                  f"Action took: {text if k == 0 else 'noop'}\n"
+                  f"Observation: {grid_json(frame)}" for k, frame in enumerate(frames)]
+        return "\n\nObservation: ".join(blocks)
+
+    def _note_coverage(self) -> None:
+        for i, fired in enumerate(self.world.coverage().fired):
+            if fired:
+                self._fired[i] = True
+
+    @property
+    def coverage(self) -> tuple[int, int]:
+        return sum(self._fired), len(self._fired)
+
+    def _frame(self) -> Frame:
+        return self.world.frame
