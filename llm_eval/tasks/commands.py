@@ -63,6 +63,33 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    """``tasks import autumnbench DATA_DIR [--out DIR] [--seed S]``: import, then validate."""
+    from .autumnbench_import import import_autumnbench, validate_imported
+
+    result = import_autumnbench(args.data_dir, args.out)
+    if args.seed % 2 ** 32 == 0:
+        print(f"llm-eval: warning: validating with seed {args.seed}, which removes every random "
+              "choice (the published harness's default)", file=sys.stderr)
+    reports = []
+    for task, path in zip(result.tasks, result.written):
+        print(f"wrote {path}")
+        report = validate_imported(task, seed=args.seed)
+        reports.append(report)
+        if not args.json:
+            print("\n".join(format_report(report)), flush=True)
+    failed = [r.task for r in reports if not r.passed]
+    if args.json:
+        json.dump([r.to_dict() for r in reports], sys.stdout, indent=1)
+        print()
+    else:
+        print(f"imported {len(reports)} tasks into {result.out_dir}: {len(reports) - len(failed)}"
+              f" pass our validation, {len(failed)} do not"
+              + (f" ({', '.join(failed)})" if failed else "")
+              + f" (seed {args.seed}); run them with: llm-eval run --tasks {result.out_dir} ...")
+    return 0
+
+
 def add_tasks_parser(commands) -> None:
     """Register ``tasks generate`` and ``tasks validate`` on the top-level subparsers."""
     tasks = commands.add_parser("tasks", help="generate and validate WorldTest task files",
@@ -85,3 +112,17 @@ def add_tasks_parser(commands) -> None:
     val.add_argument("--quick", action="store_true",
                      help="fewer random rollouts, answers and fuzz runs")
     val.set_defaults(handler=cmd_validate)
+    imp = sub.add_parser(
+        "import", help="import published task files (autumnbench)",
+        description="Read the published AutumnBench layout in DATA_DIR (programs/, prompts/, "
+                    "answers/, color_dict.yaml), write one task file per environment x family "
+                    "found to DIR, then validate each and print the table. Validation problems "
+                    "are reported, not fatal; bad input is an error naming the file and field.")
+    imp.add_argument("format", choices=("autumnbench",), help="the source format")
+    imp.add_argument("data_dir", metavar="DATA_DIR", help="the published data directory")
+    imp.add_argument("--out", metavar="DIR", default="autumnbench-tasks",
+                     help="where to write the task files (default ./autumnbench-tasks)")
+    imp.add_argument("--seed", type=int, default=1,
+                     help="the world seed validation uses (the files carry none; default 1)")
+    imp.add_argument("--json", action="store_true", help="print the validation as JSON")
+    imp.set_defaults(handler=cmd_import)

@@ -96,7 +96,7 @@ class _TaskBase(_Model):
     schema_version: Literal[1] = TASK_SCHEMA_VERSION
     id: str = Field(pattern=r"^[a-z][a-z0-9_-]*$")
     world: str
-    seed: int | None
+    seed: int | None = None          # None: the run gives the seed (imported tasks)
     budgets: Budgets = Budgets()
     # imported tasks only (module docstring); None is left out of the file
     program: str | None = None
