@@ -19,7 +19,7 @@ from typing import Any
 import anthropic
 
 from .base import Adapter, Stopwatch, image_placeholder
-from .classify import scrub
+from .classify import json_reply, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
@@ -113,6 +113,14 @@ class AnthropicAdapter(Adapter):
                 raise
             raise verdict from exc
         latency = watch.elapsed()
+        raw = json_reply(result, self.provider, "a Messages API message",
+                         {"content": list, "usage": dict})
+        with reading_reply(self.provider):
+            return self.normalise(result, raw, record, sent, dropped, latency)
+
+    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
+                  latency: float) -> Response:
+        """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
         text: list[str] = []
         thinking_text: list[str] = []
         replay: list[dict[str, Any]] = []
@@ -146,9 +154,9 @@ class AnthropicAdapter(Adapter):
             text="".join(text), tool_calls=tuple(calls), thinking_text="\n".join(thinking_text),
             replay_items=tuple(replay), stop_reason=_stop(result.stop_reason, bool(calls)),
             raw_stop_reason=result.stop_reason, usage=usage,
-            raw_usage=u.model_dump(mode="json"), thinking=bool(replay or reasoning),
+            raw_usage=raw["usage"], thinking=bool(replay or reasoning),
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
-            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+            raw_response=scrub(raw), latency_s=latency)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -3,21 +3,33 @@
 Every adapter maps its SDK's exceptions to an HTTP status (or a connection failure) and lets
 ``classify_status`` decide: 429 and 529 are rate limits (with Retry-After), 408/409 and 5xx are
 transient, everything else in 4xx is fatal with a one-word reason.
+
+A reply that came back (200) but is not the provider's shape (an HTML page from a proxy, JSON
+of another API, a field of the wrong type) is ``malformed``: transient, so the core retries it
+a few times, then an infrastructure error that says "provider returned a malformed response".
+Each adapter reads its reply through ``json_reply`` (the top-level shape) and
+``reading_reply`` (anything its normalisation cannot read), in one place.
 """
 
 from __future__ import annotations
 
+import contextlib
 import email.utils
 import functools
 import os
 import re
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
+
+from pydantic import BaseModel
 
 from .types import Fatal, ProviderError, RateLimited, Transient
 
-__all__ = ["classify_status", "retry_after_from", "scrub", "known_secrets", "SECRET_ENV_VARS"]
+__all__ = ["classify_status", "retry_after_from", "scrub", "known_secrets", "SECRET_ENV_VARS",
+           "malformed", "json_reply", "reading_reply", "MALFORMED"]
+
+MALFORMED = "provider returned a malformed response"
 
 # Provider key variables whose values must never reach a file.
 SECRET_ENV_VARS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN",
@@ -85,6 +97,52 @@ def classify_status(status: int | None, message: str, *, provider: str,
     else:
         reason = f"http_{status}"
     return Fatal(f"{reason}: {message}", reason=reason, **kw)
+
+
+def malformed(provider: str, what: str, *, error_class: str = "MalformedResponse") -> Transient:
+    """The verdict for a reply that is not the provider's shape (module docstring)."""
+    text = " ".join(scrub(what).split())
+    return Transient(f"{MALFORMED}: {text[:300]}", provider=provider, error_class=error_class)
+
+
+def json_reply(result: Any, provider: str, kind: str,
+               required: Mapping[str, type]) -> dict[str, Any]:
+    """The SDK's parsed reply as JSON data, if it is a JSON object whose ``required`` fields
+    have the right types; else ``malformed``, naming ``kind`` (what was expected) and what came.
+    The SDKs build reply objects without validating them, and hand back the text of a body that
+    is not JSON, so this is where a wrong shape is caught."""
+    if not isinstance(result, BaseModel):
+        got = "text" if isinstance(result, str) else f"JSON {type(result).__name__}"
+        raise malformed(provider, f"expected {kind} (a JSON object), got {got}: "
+                                  f"{_excerpt(result)}")
+    raw = result.model_dump(mode="json", warnings=False)
+    received = sorted({*result.model_fields_set, *(result.model_extra or {})})
+    for name, wanted in required.items():
+        value = raw.get(name)
+        if not isinstance(value, wanted):
+            got = f"{type(value).__name__} {_excerpt(value, 60)}" if name in received else \
+                f"no {name!r}"
+            raise malformed(provider, f"expected {kind} with {name!r} a {wanted.__name__}, got "
+                                      f"{got} (fields: {', '.join(received[:12]) or 'none'})")
+    return raw
+
+
+@contextlib.contextmanager
+def reading_reply(provider: str) -> Iterator[None]:
+    """Around an adapter's normalisation of a reply: a field it cannot read (a wrong type in a
+    reply of the right overall shape) is ``malformed``; verdicts raised inside pass through."""
+    try:
+        yield
+    except ProviderError:
+        raise
+    except (AttributeError, TypeError, ValueError, KeyError, IndexError) as exc:
+        raise malformed(provider, f"{type(exc).__name__}: {exc}") from exc
+
+
+def _excerpt(value: Any, limit: int = 120) -> str:
+    text = value if isinstance(value, str) else repr(value)
+    text = " ".join(text.split())
+    return repr(text[:limit] + ("..." if len(text) > limit else ""))
 
 
 def known_secrets(extra: Iterable[str] = ()) -> tuple[str, ...]:

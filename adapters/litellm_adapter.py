@@ -11,6 +11,7 @@ imported only when a litellm adapter is created, with the local map forced.
 from __future__ import annotations
 
 import os
+import warnings
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -20,12 +21,18 @@ import litellm  # noqa: E402
 from .base import Adapter, Stopwatch  # noqa: E402
 from .chat_format import (chat_messages, chat_stop_reason, chat_tools,  # noqa: E402
                           parse_tool_call)
-from .classify import classify_status, scrub  # noqa: E402
+from .classify import (classify_status, json_reply, malformed,  # noqa: E402
+                       reading_reply, scrub)
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
 
 __all__ = ["LiteLLMAdapter"]
 
 litellm.suppress_debug_info = True
+# LiteLLM dumps the OpenAI SDK's reply object before checking its shape, so a reply of the wrong
+# shape (reported as malformed by ``_classify``) also makes pydantic warn on stderr; only that
+# warning, raised in pydantic's serializer, is silenced.
+warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning,
+                        module=r"pydantic\.main")
 
 
 class LiteLLMAdapter(Adapter):
@@ -94,8 +101,15 @@ class LiteLLMAdapter(Adapter):
                 raise
             raise verdict from exc
         latency = watch.elapsed()
-        if not getattr(result, "choices", None):
-            raise Transient("malformed response: no choices", provider=self.provider)
+        raw = json_reply(result, self.provider, "a chat completion", {"choices": list})
+        with reading_reply(self.provider):
+            return self.normalise(result, raw, record, sent, dropped, latency)
+
+    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
+                  latency: float) -> Response:
+        """Our ``Response`` from LiteLLM's ``ModelResponse`` (``raw``: the same as JSON)."""
+        if not raw["choices"]:
+            raise malformed(self.provider, "expected a chat completion with a choice, got none")
         choice = result.choices[0]
         message = choice.message
         calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
@@ -103,7 +117,7 @@ class LiteLLMAdapter(Adapter):
         blocks = tuple(dict(b) for b in (getattr(message, "thinking_blocks", None) or ()))
         reasoning_text = getattr(message, "reasoning_content", None) or ""
         u = getattr(result, "usage", None)
-        raw_usage = u.model_dump(mode="json") if u is not None else {}
+        raw_usage = raw.get("usage") or {}
         details = getattr(u, "completion_tokens_details", None)
         reasoning = getattr(details, "reasoning_tokens", 0) or 0
         prompt_details = getattr(u, "prompt_tokens_details", None)
@@ -122,12 +136,15 @@ class LiteLLMAdapter(Adapter):
             raw_stop_reason=choice.finish_reason, usage=usage, raw_usage=raw_usage,
             thinking=bool(reasoning or blocks or reasoning_text),
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
-            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+            raw_response=scrub(raw), latency_s=latency)
 
 
 def _classify(exc: BaseException) -> ProviderError | None:
     errors = litellm.exceptions
     name = type(exc).__name__
+    if isinstance(exc, tuple(errors.LITELLM_EXCEPTION_TYPES)) and \
+            (what := _malformed_reply(str(exc))) is not None:
+        return malformed("litellm", what, error_class=name)
     if isinstance(exc, errors.Timeout):
         return Transient(f"timeout: {scrub(str(exc))[:300]}", provider="litellm",
                          error_class=name)
@@ -146,4 +163,26 @@ def _classify(exc: BaseException) -> ProviderError | None:
         headers.update(getattr(exc, "litellm_response_headers", None) or {})
         return classify_status(status if isinstance(status, int) else 500, str(exc)[:500],
                                provider="litellm", headers=headers, error_class=name)
+    return None
+
+
+# What LiteLLM says (inside a 500-like InternalServerError) when a 200 reply is not a chat
+# completion: a body that is not a JSON object, a missing or wrong ``choices``, or a field its
+# conversion could not read.
+_MALFORMED_MARKERS = ("Empty or invalid response from LLM endpoint", "Invalid response object",
+                      "LiteLLM: provider returned")
+
+
+def _malformed_reply(text: str) -> str | None:
+    """LiteLLM's account of a reply it could not read, plainly; None for any other error."""
+    for marker in _MALFORMED_MARKERS:
+        at = text.find(marker)
+        if at < 0:
+            continue
+        said = text[at:]
+        if marker == "Invalid response object":
+            # its message holds its own traceback and the whole reply: keep the error line
+            lines = said.split("received_args=")[0].strip().splitlines()
+            said = f"litellm could not read it ({lines[-1].strip()})"
+        return said.removesuffix(" Check the reverse proxy or model server configuration.")
     return None

@@ -13,7 +13,7 @@ import openai
 
 from .base import Adapter, Stopwatch
 from .chat_format import chat_messages, chat_stop_reason, chat_tools, parse_tool_call
-from .classify import scrub
+from .classify import json_reply, malformed, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import Request, Response, Usage
 
@@ -65,10 +65,17 @@ class OpenAIChatAdapter(Adapter):
                 raise
             raise verdict from exc
         latency = watch.elapsed()
-        if not result.choices:
-            from .types import Transient
+        raw = json_reply(result, self.provider, "a chat completion", {"choices": list})
+        with reading_reply(self.provider):
+            return self.normalise(result, raw, record, sent, dropped, latency)
 
-            raise Transient("malformed response: no choices", provider=self.provider)
+    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
+                  latency: float) -> Response:
+        """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
+        first = raw["choices"][0] if raw["choices"] else None
+        if not isinstance(first, dict) or not isinstance(first.get("message"), dict):
+            raise malformed(self.provider, f"expected a chat completion whose first choice "
+                                           f"holds a message, got choices {raw['choices']!r}")
         choice = result.choices[0]
         message = choice.message
         calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
@@ -89,10 +96,9 @@ class OpenAIChatAdapter(Adapter):
             provider=self.provider, model_requested=self.model, model=result.model or self.model,
             text=message.content or message.refusal or "", tool_calls=calls, stop_reason=stop,
             raw_stop_reason=choice.finish_reason, usage=usage,
-            raw_usage=u.model_dump(mode="json") if u else {},
-            thinking=(reasoning > 0) if u is not None else None,
+            raw_usage=raw.get("usage") or {}, thinking=(reasoning > 0) if u is not None else None,
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
-            raw_response=scrub(result.model_dump(mode="json")), latency_s=latency)
+            raw_response=scrub(raw), latency_s=latency)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -15,7 +15,7 @@ import openai
 
 from .base import Adapter, Stopwatch, image_placeholder
 from .chat_format import parse_tool_call
-from .classify import scrub
+from .classify import json_reply, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
@@ -104,10 +104,13 @@ class OpenAIResponsesAdapter(Adapter):
                 raise
             raise verdict from exc
         latency = watch.elapsed()
-        return self.normalise(result, record, sent, dropped, latency)
+        raw = json_reply(result, self.provider, "a Responses API response", {"output": list})
+        with reading_reply(self.provider):
+            return self.normalise(result, raw, record, sent, dropped, latency)
 
-    def normalise(self, result: Any, record: dict, sent: dict, dropped: dict,
+    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
                   latency: float) -> Response:
+        """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
         text: list[str] = []
         thinking: list[str] = []
         calls: list[ToolCall] = []
@@ -129,7 +132,7 @@ class OpenAIResponsesAdapter(Adapter):
                     calls.append(parse_tool_call(item.call_id, item.name, item.arguments))
                 case _:
                     pass
-        raw_usage = result.usage.model_dump(mode="json") if result.usage else {}
+        raw_usage = raw.get("usage") or {}
         u = result.usage
         reasoning = cached = written = 0
         if u is not None:
@@ -157,9 +160,7 @@ class OpenAIResponsesAdapter(Adapter):
             replay_items=tuple(replay), stop_reason=stop,
             raw_stop_reason=incomplete or result.status, usage=usage, raw_usage=raw_usage,
             thinking=bool(reasoning or replay), knobs_sent=sent, knobs_dropped=dropped,
-            raw_request=scrub(record), raw_response=scrub(result.model_dump(mode="json")),
-            latency_s=latency)
-
+            raw_request=scrub(record), raw_response=scrub(raw), latency_s=latency)
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .classify import classify_status, scrub
+from .classify import classify_status, malformed, scrub
 from .types import Fatal, ProviderError, Transient
 
 __all__ = ["LoopClient", "http_client", "classify_sdk_error"]
@@ -87,6 +87,5 @@ def classify_sdk_error(exc: BaseException, sdk: Any, provider: str) -> ProviderE
     if isinstance(exc, sdk.APIConnectionError):
         return Transient(f"connection failed: {exc}", provider=provider, error_class=name)
     if isinstance(exc, (sdk.APIResponseValidationError, json.JSONDecodeError)):
-        return Transient(f"malformed response: {scrub(str(exc))[:300]}", provider=provider,
-                         error_class=name)
+        return malformed(provider, str(exc), error_class=name)
     return None

@@ -3,8 +3,9 @@
 It serves ``/v1/chat/completions``, ``/v1/responses`` and ``/v1/messages`` from a queue of
 steps: a reply (a body in the provider's real shape) or a fault (``429`` with Retry-After,
 ``500``, ``503``, ``529``, ``timeout``: no answer for ``hang`` seconds, ``drop``: the
-connection closed without an answer, ``malformed``: 200 with broken JSON). Every request is
-kept (path, headers, JSON body). Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
+connection closed without an answer, ``malformed``: 200 with broken JSON, ``html``: 200 with an
+HTML page, as a proxy's error or login page comes back). Every request is kept (path, headers,
+JSON body). Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/messages")
-FAULTS = ("429", "500", "503", "529", "timeout", "drop", "malformed")
+FAULTS = ("429", "500", "503", "529", "timeout", "drop", "malformed", "html")
+HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
+             b"<body><h1>Bad Gateway</h1></body></html>")
 
 
 @dataclass
@@ -72,7 +75,8 @@ class FakeProvider:
         host, port = self._server.server_address[:2]
         return f"http://{host}:{port}"
 
-    def reply(self, body: dict) -> FakeProvider:
+    def reply(self, body: Any) -> FakeProvider:
+        """Answer 200 with ``body`` as JSON (any JSON value: a wrong shape is a test too)."""
         self.steps.append(Step(body=body))
         return self
 
@@ -131,15 +135,18 @@ class FakeProvider:
                     pass
             case "malformed":
                 self._send(h, 200, b'{"id": "broken", "choices": [', seen)
+            case "html":
+                self._send(h, 200, HTML_PAGE, seen, content_type="text/html; charset=utf-8")
 
     @staticmethod
-    def _send(h: BaseHTTPRequestHandler, status: int, body: dict | bytes, seen: Seen,
-              headers: dict[str, str] | None = None) -> None:
+    def _send(h: BaseHTTPRequestHandler, status: int, body: Any, seen: Seen,
+              headers: dict[str, str] | None = None,
+              content_type: str = "application/json") -> None:
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         seen.answered = str(status)
         try:
             h.send_response(status)
-            h.send_header("content-type", "application/json")
+            h.send_header("content-type", content_type)
             h.send_header("content-length", str(len(data)))
             for k, v in (headers or {}).items():
                 h.send_header(k, v)

@@ -118,3 +118,20 @@ def test_exhausted_retries_are_an_infra_error_rerun_on_resume(tmp_path, monkeypa
     earlier = read_transcript(tmp_path / "transcripts" / "attempts" / f"{row.id}.1.jsonl")
     assert earlier.events[-1].status == "infra_error"
     no_secret_on_disk(tmp_path)
+
+
+def test_a_malformed_reply_is_an_infra_error_with_a_plain_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeProvider() as fake:
+        fake.fault("html").reply({**reply(0, "left"), "choices": "left"}).fault("html")
+        report = run_sweep(spec_for(fake), tmp_path)
+    (row,) = report.rows
+    assert row.status == "infra_error" and row.score is None
+    assert row.error.startswith("openai-chat: gave up after 3 attempts; last: transient: "
+                                "provider returned a malformed response: expected a chat "
+                                "completion (a JSON object), got text: '<!DOCTYPE html>")
+    assert "Traceback" not in row.error and "AttributeError" not in row.error
+    transcript = read_transcript(tmp_path / row.transcript)
+    (error,) = transcript.of_type("infrastructure_error")
+    assert [a["error_class"] for a in error.attempts] == ["MalformedResponse"] * 3
+    assert "'choices' a list, got str 'left'" in error.attempts[1]["message"]
