@@ -16,6 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+from llm_eval.atomic import write_atomic
+
 from .base import Adapter
 from .types import Fatal, Request, Response
 
@@ -72,9 +74,9 @@ class RecordingAdapter(Adapter):
         return response
 
     def save(self) -> Path:
-        self.path.write_text(json.dumps({"version": RECORDING_VERSION, "calls": self.calls},
-                                        indent=1, sort_keys=True), encoding="utf-8")
-        return self.path
+        return write_atomic(self.path, json.dumps({"version": RECORDING_VERSION,
+                                                   "calls": self.calls}, indent=1,
+                                                  sort_keys=True))
 
     async def aclose(self) -> None:
         await self.inner.aclose()

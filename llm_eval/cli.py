@@ -35,6 +35,7 @@ from typing import TextIO
 from . import __version__
 from .actions import Action, apply_action, iter_action_lines
 from .argtypes import integer, integer_between
+from .atomic import write_atomic
 from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError
 
 __all__ = ["main", "resolve_program", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE"]
@@ -278,7 +279,7 @@ def _cmd_render(args: argparse.Namespace) -> int:
         sys.stdout.buffer.flush()
     else:
         try:
-            Path(args.output).write_bytes(data)
+            write_atomic(args.output, data)
         except OSError as exc:
             raise UsageError(f"cannot write {args.output}: {exc.strerror or exc}") from None
     return EXIT_OK

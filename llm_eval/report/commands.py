@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..argtypes import integer_at_least
+from ..atomic import write_atomic
 from ..errors import LlmEvalError
 
 __all__ = ["add_report_parser", "cmd_report"]
@@ -87,7 +88,7 @@ def write_plots(page: str, folder: Path) -> list[Path]:
             name, n = f"{slug}-{n}", n + 1
         used.add(name)
         path = folder / f"{name}.png"
-        path.write_bytes(data)
+        write_atomic(path, data)
         paths.append(path)
     return paths
 

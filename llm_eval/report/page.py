@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from ..analysis.stats import arm_key, by_arm
+from ..atomic import write_atomic
 from . import plots
 from .markup import Markup, join, png_uri, tag
 from .viewer import ViewerLimits, has_transcript, render_viewer
@@ -519,6 +520,4 @@ def build_report(run_dirs: Sequence[str | Path], output: str | Path, *,
     duplicates: list = []
     episodes = load_episodes([Path(d) for d in run_dirs], duplicates=duplicates)
     text = render_report(episodes, run_dirs, limits=limits, duplicates=duplicates)
-    path = Path(output)
-    path.write_text(text, encoding="utf-8")
-    return path
+    return write_atomic(output, text)

@@ -14,6 +14,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
 
+from ..atomic import write_atomic
 from .models import FAMILIES, TaskFileError, parse_task
 
 __all__ = ["DATA_PACKAGE", "task_id", "task_path", "load_task", "load_task_file", "load_task_dir",
@@ -156,5 +157,5 @@ def write_task(task, directory: str | Path) -> Path:
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / f"{task.id}.json"
-    path.write_text(dump_task(task), encoding="utf-8")
+    write_atomic(path, dump_task(task))
     return path

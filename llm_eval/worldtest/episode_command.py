@@ -25,6 +25,7 @@ import os
 import sys
 
 from ..argtypes import integer, integer_at_least
+from ..atomic import atomic_open
 from ..tasks.models import FAMILIES
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
@@ -136,7 +137,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
 
 def _write_calls(args: argparse.Namespace, calls: list[dict]) -> None:
     if args.calls:
-        with open(args.calls, "w", encoding="utf-8") as out:
+        with atomic_open(args.calls) as out:
             for record in calls:
                 out.write(json.dumps(record) + "\n")
 
