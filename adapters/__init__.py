@@ -12,7 +12,8 @@ from .base import Adapter
 from .registry import (ModelRef, ProviderInfo, UnknownProviderError, create_adapter,
                        parse_model, providers, register_provider)
 from .tools import (ChosenAction, InvalidAction, action_tools, next_turn_parts, read_reply,
-                    read_text_reply, read_tool_reply, text_format_instructions)
+                    read_tag_reply, read_text_reply, read_tool_reply, tag_format_instructions,
+                    text_format_instructions)
 from .types import (Fatal, GenerationConfig, ImagePart, Message, ProviderError, RateLimited,
                     Request, Response, TextPart, Tool, ToolCall, ToolCallPart, ToolResultPart,
                     Transient, Usage)
@@ -22,7 +23,7 @@ __all__ = [
     "parse_model", "providers", "register_provider",
     "ChosenAction", "InvalidAction", "action_tools", "next_turn_parts", "read_reply",
     "read_text_reply",
-    "read_tool_reply", "text_format_instructions",
+    "read_tool_reply", "text_format_instructions", "read_tag_reply", "tag_format_instructions",
     "Fatal", "GenerationConfig", "ImagePart", "Message", "ProviderError", "RateLimited",
     "Request", "Response", "TextPart", "Tool", "ToolCall", "ToolCallPart", "ToolResultPart",
     "Transient", "Usage",

@@ -14,6 +14,14 @@ A reply becomes the action text the phases parse (``"click 3 4"``, ``"go-to-test
 Text format (``tool_mode="text"``): the reply's last non-empty line is ``ACTION: <action>``,
 e.g. ``ACTION: click 3 4``; the keyword, the kind and integer arguments are matched exactly.
 
+Tag format (``tool_mode="tags"``, the published AutumnBench harness's): the action is the
+content of an ``<action>...</action>`` tag; tags are found with the regular expression
+``<(\w+)>(.*?)</\1>`` (non-greedy, across lines), their content stripped, and the *last*
+``action`` tag wins. A tag with attributes or without its closing tag does not count.
+
+With no action forms (the autumnbench protocol, whose actions are the strings the harness
+offers), the text and tag formats return the action text verbatim: the phase judges it.
+
 One action per turn: with several tool calls the first is taken and every other one is
 answered with an error (``ChosenAction.ignored_calls``); set ``extra_calls="reject"`` to make
 such a reply invalid instead.
@@ -29,11 +37,19 @@ from typing import Any, Literal
 from .types import Part, Response, TextPart, Tool, ToolResultPart
 
 __all__ = ["ChosenAction", "InvalidAction", "action_tools", "read_reply", "read_tool_reply",
-           "read_text_reply", "text_format_instructions", "next_turn_parts", "ACTION_PREFIX"]
+           "read_text_reply", "read_tag_reply", "tagged", "text_format_instructions",
+           "tag_format_instructions", "next_turn_parts", "ACTION_PREFIX"]
 
 ACTION_PREFIX = "ACTION:"
 EXTRA_CALL_MESSAGE = "only one action per turn: this call was ignored"
 _INT = re.compile(r"-?[0-9]+")
+_TAG = re.compile(r"<(\w+)>(.*?)</\1>", re.DOTALL)
+
+
+def tagged(text: str) -> dict[str, str]:
+    """Every ``<name>...</name>`` of ``text``, content stripped; a later tag of the same name
+    replaces an earlier one (the harness's ``extract_tagged_response``)."""
+    return {m.group(1): m.group(2).strip() for m in _TAG.finditer(text)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,9 +180,26 @@ def read_text_reply(text: str, forms: Iterable[Any]) -> ChosenAction | InvalidAc
                 f"one of: {_valid_list(fs)}")
     if not lines or not lines[-1].startswith(ACTION_PREFIX):
         return InvalidAction(f"no action line: {expected}")
-    tokens = lines[-1][len(ACTION_PREFIX):].split()
+    return _checked(lines[-1][len(ACTION_PREFIX):].strip(), fs)
+
+
+def read_tag_reply(text: str, forms: Iterable[Any]) -> ChosenAction | InvalidAction:
+    """The content of the reply's last ``<action>`` tag (module docstring)."""
+    fs = _forms(forms)
+    action = tagged(text or "").get("action")
+    if action is None:
+        return InvalidAction("no action: put the action you choose inside <action>...</action>"
+                             + (f"; valid now: {_valid_list(fs)}" if fs else ""))
+    return _checked(action, fs)
+
+
+def _checked(action: str, fs: list[_Form]) -> ChosenAction | InvalidAction:
+    """``action`` checked against the forms (verbatim when there are none)."""
+    if not fs:
+        return ChosenAction(action)
+    tokens = action.split()
     if not tokens:
-        return InvalidAction(f"empty action line: {expected}")
+        return InvalidAction(f"empty action; valid now: {_valid_list(fs)}")
     form = next((f for f in fs if f.kind == tokens[0]), None)
     if form is None:
         return InvalidAction(f"unknown action {tokens[0]!r}; valid now: {_valid_list(fs)}")
@@ -179,12 +212,15 @@ def read_text_reply(text: str, forms: Iterable[Any]) -> ChosenAction | InvalidAc
     return ChosenAction(_text(form, values))
 
 
-def read_reply(response: Response, forms: Iterable[Any], mode: Literal["tools", "text"], *,
+def read_reply(response: Response, forms: Iterable[Any],
+               mode: Literal["tools", "text", "tags"], *,
                extra_calls: Literal["first", "reject"] = "first") -> ChosenAction | InvalidAction:
     """Dispatch on the request's ``tool_mode``."""
     forms = list(forms)
     if mode == "text":
         return read_text_reply(response.text, forms)
+    if mode == "tags":
+        return read_tag_reply(response.text, forms)
     return read_tool_reply(response, forms, extra_calls=extra_calls)
 
 
@@ -194,6 +230,14 @@ def text_format_instructions(forms: Iterable[Any]) -> str:
     return (f"Think as you like, then end your reply with exactly one line of the form "
             f"'{ACTION_PREFIX} <action>', for example '{ACTION_PREFIX} {fs[0].usage() if fs else 'noop'}'. "
             f"Valid actions now: {_valid_list(fs)}.")
+
+
+def tag_format_instructions(forms: Iterable[Any]) -> str:
+    """The sentence that tells a model to answer with an ``<action>`` tag."""
+    fs = _forms(forms)
+    return (f"Think as you like, then give your action inside <action>...</action>, for "
+            f"example <action>{fs[0].usage() if fs else 'noop'}</action> (if you write several, "
+            f"the last counts). Valid actions now: {_valid_list(fs)}.")
 
 
 def next_turn_parts(reply: ChosenAction | InvalidAction, text: str) -> tuple[Part, ...]:

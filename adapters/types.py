@@ -131,7 +131,8 @@ class Tool(_Frozen):
 class GenerationConfig(_Frozen):
     """The compute knobs. ``None`` means "not set": the knob is not sent at all.
 
-    ``tool_mode``: ``"tools"`` (the model must call exactly one tool) or ``"text"`` (no tools
+    ``tool_mode``: ``"tools"`` (the model must call exactly one tool), ``"tags"`` (no tools;
+    the action in an ``<action>`` tag, the last one winning) or ``"text"`` (no tools
     are sent; the reply ends with the strict ``ACTION: ...`` line)."""
 
     max_output_tokens: int | None = None
@@ -139,7 +140,7 @@ class GenerationConfig(_Frozen):
     seed: int | None = None
     reasoning_effort: Literal["minimal", "low", "medium", "high", "xhigh", "max"] | None = None
     thinking_budget: int | None = None
-    tool_mode: Literal["tools", "text"] = "tools"
+    tool_mode: Literal["tools", "text", "tags"] = "tools"
 
 
 class Request(_Frozen):

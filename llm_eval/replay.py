@@ -115,9 +115,11 @@ def sweep_for(job: Job) -> Sweep:
                             "worlds": [s["world"]], "families": [s["family"]],
                             "seeds": [s["seed"]], "repeats": s["repeat"] + 1,
                             "budgets": {"interaction_steps": [s["interaction_steps"]]}}
-    for key in ("horizon", "max_consecutive_invalid"):
+    for key in ("horizon", "max_consecutive_invalid", "protocol", "ticks_per_action"):
         if key in s:
             data[key] = s[key]
+    if "task_file" in s:
+        data["tasks"] = [s["task_file"]]
     if s["model"] not in LOCAL_AGENTS:
         data["budgets"] |= {k: [s[k]] for k in ("reasoning_effort", "thinking_budget",
                                                 "max_output_tokens", "history")}
@@ -265,7 +267,7 @@ def replay_checks(target: str | Path) -> list[tuple[Path, JobRow | None]]:
     if not (target.is_dir() and (target / STORE_FILE).is_file()):
         return [(path, None) for path in transcripts_in(target)]
     rows: dict[str, JobRow] = {}
-    with RunStore(target / STORE_FILE) as store:
+    with RunStore(target / STORE_FILE, readonly=True) as store:
         for run in store.runs():
             for row in store.jobs(run["id"]):   # a job id is one job however many runs name it
                 if row.id not in rows or row.status == "done":

@@ -15,6 +15,11 @@ to the model on the next turn (as the error result of its tool calls). Retries h
 place, ``llm_eval.calls``; when they run out ``InfrastructureError`` propagates: the episode is
 an infrastructure error, never a score.
 
+Under the ``autumnbench`` protocol (observations carry the harness's ``text``) a turn is that
+text and the variant's ``turn.md`` filled with the offered action strings (the harness's
+per-turn message, A3); the reply is read in the tag or text format verbatim, and a reply with
+no action becomes ``noop`` with no message back, as in the harness (A5).
+
 History: ``"full"`` keeps every turn; an integer k keeps the last k turns, preceded by a
 one-line summary of the earlier ones (and the current phase's instructions, if their turn was
 dropped). Images are sent for the current turn only; earlier turns keep their text.
@@ -35,7 +40,7 @@ from typing import Any, Callable, Literal
 
 from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
                       Request, TextPart, action_tools, create_adapter, next_turn_parts,
-                      read_reply, text_format_instructions)
+                      read_reply, tag_format_instructions, text_format_instructions)
 from adapters.base import Adapter
 from adapters.classify import scrub
 
@@ -95,7 +100,7 @@ class LLMAgent:
     def __init__(self, model: str, *, rendering: str | tuple[str, ...] = "compact",
                  prompt_variant: str = "default", history: Literal["full"] | int = "full",
                  config: GenerationConfig | None = None, policy: CallPolicy | None = None,
-                 tool_mode: Literal["tools", "text"] | None = None,
+                 tool_mode: Literal["tools", "text", "tags"] | None = None,
                  adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None
                  ) -> None:
         self.model = model
@@ -130,6 +135,8 @@ class LLMAgent:
         result = self._run(call(self.adapter, request, policy=self.policy))
         response = result.response
         reply = read_reply(response, observation.actions, self.config.tool_mode)
+        if isinstance(reply, InvalidAction) and observation.text is not None:
+            reply = ChosenAction("noop")      # the harness's fallback, no message back (A5)
         turn.reply = reply
         turn.assistant = _assistant_message(response)
         turn.action = reply.action if isinstance(reply, ChosenAction) else "(invalid)"
@@ -165,6 +172,10 @@ class LLMAgent:
 
     # -- building a turn -------------------------------------------------------------------------
     def _turn(self, obs: Observation) -> _Turn:
+        if obs.text is not None:           # the autumnbench protocol: the harness's text
+            self._phase = obs.phase
+            body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=obs.text)
+            return _Turn(phase=obs.phase, text=body, standalone=body)
         previous = self._turns[-1] if self._turns else None
         notes: list[str] = []
         instructions = ""
@@ -182,8 +193,9 @@ class LLMAgent:
         frame_text, full_text, images = self._frame(obs)
         body = self.prompts.render("turn", header=header, frame=frame_text)
         standalone = self.prompts.render("turn", header=header, frame=full_text)
-        if self.config.tool_mode == "text":
-            answer = text_format_instructions(obs.actions)
+        if self.config.tool_mode in ("text", "tags"):
+            answer = (text_format_instructions if self.config.tool_mode == "text"
+                      else tag_format_instructions)(obs.actions)
             body, standalone = f"{body}\n\n{answer}", f"{standalone}\n\n{answer}"
         if instructions:
             body, standalone = f"{instructions}\n\n{body}", f"{instructions}\n\n{standalone}"
@@ -307,6 +319,9 @@ class LLMAgent:
         if self.config.tool_mode == "text":
             answer = ("You have no tools: think as you like, then end every reply with exactly "
                       "one line `ACTION: <action>` naming one valid action.")
+        elif self.config.tool_mode == "tags":
+            answer = ("You have no tools: think as you like, then give the action you choose "
+                      "inside <action>...</action>; if you write several, the last counts.")
         else:
             answer = ("Act by calling exactly one of the tools offered, once per reply. The "
                       "tools change with the phase and always list the actions valid now.")
@@ -338,7 +353,7 @@ class LLMAgent:
             messages.append(Message.user(*parts, *images))
             if not current:
                 messages.append(turn.assistant)
-        tools = () if self.config.tool_mode == "text" else action_tools(obs.actions)
+        tools = () if self.config.tool_mode != "tools" else action_tools(obs.actions)
         return Request(messages=tuple(messages), tools=tools, config=self.config,
                        metadata={"phase": obs.phase, "step": obs.step,
                                  "turn": len(self._turns) - 1})

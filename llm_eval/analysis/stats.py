@@ -92,9 +92,11 @@ def natural_key(label: str) -> tuple:
 
 # the settings that make two episodes of one model different arms of a sweep (per-episode
 # identifiers such as world, family, seed and repeat do not)
-ARM_SETTINGS = ("prompt", "rendering", "history", "interaction_steps", "horizon",
-                "max_consecutive_invalid", "reasoning_effort", "thinking_budget",
-                "max_output_tokens", "temperature", "tool_mode")
+ARM_SETTINGS = ("protocol", "prompt", "rendering", "history", "interaction_steps", "horizon",
+                "max_consecutive_invalid", "ticks_per_action", "reasoning_effort",
+                "thinking_budget", "max_output_tokens", "temperature", "tool_mode")
+# settings a job leaves out when they have their default (so older job ids stay)
+SETTING_DEFAULTS = {"protocol": "worldtest", "ticks_per_action": 1}
 
 
 def arm_labels(settings: Sequence[dict[str, Any]]) -> list[str]:
@@ -104,13 +106,14 @@ def arm_labels(settings: Sequence[dict[str, Any]]) -> list[str]:
     seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for one in settings:
         for key in ARM_SETTINGS:
-            seen[str(one.get("model", ""))][key].add(setting_label(one.get(key)))
+            seen[str(one.get("model", ""))][key].add(
+                setting_label(one.get(key, SETTING_DEFAULTS.get(key))))
     labels = []
     for one in settings:
         model = str(one.get("model", ""))
         varying = [k for k in ARM_SETTINGS if len(seen[model][k]) > 1]
-        labels.append(" ".join([model] + [f"{k}={setting_label(one.get(k))}"
-                                          for k in varying]))
+        labels.append(" ".join([model] + [
+            f"{k}={setting_label(one.get(k, SETTING_DEFAULTS.get(k)))}" for k in varying]))
     return labels
 
 

@@ -109,9 +109,14 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path],
     items = [tag("li", tag("code", str(d))) for d in run_dirs]
     counts = ", ".join(f"{n} {s}" for s, n in sorted(statuses.items())) or "no jobs"
     models = sorted({str(e.model) for e in episodes})
+    protocols = sorted({str(e.settings.get("protocol", "worldtest")) for e in episodes})
     return join([
         tag("h2", "Runs", id="runs"),
         tag("ul", *items),
+        tag("p", f"Protocol: {', '.join(protocols) or 'worldtest'}"
+                 + (" (each arm plays one protocol: results of two protocols are never pooled "
+                    "in one row)" if len(protocols) > 1 else "") + ".",
+            class_="protocol", data_protocols=" ".join(protocols)),
         tag("p", f"{len(episodes)} episodes in {len(runs)} run(s): {counts}. Models: "
                  f"{', '.join(models) or 'none'}."),
         tag("p", f"{len(duplicates)} job(s) appear in more than one run directory (the same "
@@ -184,7 +189,7 @@ def _store_error(episode: Any) -> str | None:
     from ..runstore import STORE_FILE, RunStore, RunStoreError
 
     try:
-        with RunStore(Path(episode.run_dir) / STORE_FILE) as store:
+        with RunStore(Path(episode.run_dir) / STORE_FILE, readonly=True) as store:
             return store.job(episode.run_id, episode.job_id).error
     except (RunStoreError, OSError):
         return None

@@ -53,7 +53,15 @@ def format_report(report) -> str:
 
 
 def _spec_from_flags(args: argparse.Namespace) -> Sweep:
-    data: dict = {"models": args.model, "worlds": args.worlds}
+    data: dict = {"models": args.model}
+    if args.worlds:
+        data["worlds"] = args.worlds
+    if args.tasks:
+        data["tasks"] = args.tasks
+    if args.protocol:
+        data["protocol"] = args.protocol
+    if args.ticks_per_action is not None:
+        data["ticks_per_action"] = args.ticks_per_action
     for name in ("families", "seeds", "prompts", "renderings"):
         if getattr(args, name):
             data[name] = getattr(args, name)
@@ -91,7 +99,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 
 
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
-SPEC_FLAGS = ("model", "worlds", "families", "seeds", "repeats", "prompts", "renderings",
+SPEC_FLAGS = ("model", "worlds", "tasks", "protocol", "ticks_per_action", "families", "seeds",
+              "repeats", "prompts", "renderings",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
               "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url")
 
@@ -149,8 +158,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                     return 2
                 spec = Sweep.from_yaml(args.spec)
             else:
-                if not args.model or not args.worlds:
-                    print("llm-eval: error: give a SPEC.yaml, or --model and --worlds",
+                if not args.model or not (args.worlds or args.tasks):
+                    print("llm-eval: error: give a SPEC.yaml, or --model and --worlds (or --tasks)",
                           file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
@@ -188,11 +197,22 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--model", action="append", metavar="M",
                        help="random, oracle or provider/model (repeatable)")
     flags.add_argument("--worlds", nargs="+", metavar="W", help="world names, or all")
+    flags.add_argument("--tasks", nargs="+", metavar="DIR",
+                       help="directories (or files) of task files to run instead of the "
+                            "shipped tasks, e.g. made by 'llm-eval tasks import'; --worlds "
+                            "then picks among their worlds (default all)")
+    flags.add_argument("--protocol", choices=("worldtest", "autumnbench"),
+                       help="the rules: worldtest (default) or autumnbench (the published "
+                            "harness's; defaults --tool-mode tags and --prompts autumnbench)")
+    flags.add_argument("--ticks-per-action", type=int, metavar="K",
+                       help="worldtest: ticks per interaction action, every frame shown")
     flags.add_argument("--families", nargs="+", metavar="F", help="mfp cd planning")
     flags.add_argument("--seeds", nargs="+", type=int, metavar="S",
                        help="episode seeds: the random agent's, and for a model one more "
                             "episode per seed (like --repeats; the world keeps its task's "
-                            "seed; --model-seed sets the provider's sampling seed)")
+                            "seed, except a task without one, e.g. an imported task, which "
+                            "runs with this seed; --model-seed sets the provider's sampling "
+                            "seed)")
     flags.add_argument("--repeats", type=int, metavar="N")
     flags.add_argument("--prompts", nargs="+", metavar="VARIANT")
     flags.add_argument("--renderings", nargs="+", metavar="R", help="e.g. compact compact+png")
@@ -201,7 +221,7 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--thinking-budget", nargs="+", type=int, metavar="TOKENS")
     flags.add_argument("--max-output-tokens", nargs="+", type=int, metavar="N")
     flags.add_argument("--history", nargs="+", metavar="full|K")
-    flags.add_argument("--tool-mode", choices=("tools", "text"))
+    flags.add_argument("--tool-mode", choices=("tools", "text", "tags"))
     flags.add_argument("--temperature", type=float)
     flags.add_argument("--model-seed", type=int, metavar="N",
                        help="sampling seed sent to providers that take one")

@@ -52,11 +52,24 @@ class JobOutcome:
 
 
 def job_task(job: Job):
-    """The task ``job`` plays: the shipped task, with its planning horizon shortened when the
-    job's settings carry ``horizon``."""
-    from ..tasks.store import load_task
+    """The task ``job`` plays: the shipped task, or the task file its settings name
+    (``task_file``, whose content must still have the recorded digest); a task that takes its
+    seed from the run gets the job's; the planning horizon shortened when the job's settings
+    carry ``horizon``."""
+    from ..errors import TaskFileError
+    from ..tasks.store import dump_task, load_task, load_task_file
+    from ..worldtest.programs import seeded
+    from .spec import _digest
 
-    task = load_task(job.settings["world"], job.settings["family"])
+    s = job.settings
+    if "task_file" in s:
+        task = load_task_file(s["task_file"])
+        if _digest(dump_task(task)) != s["task_digest"]:
+            raise TaskFileError(f"{s['task_file']}: the task file changed since job {job.id} "
+                                "was made (its digest differs)")
+    else:
+        task = load_task(s["world"], s["family"])
+    task, _ = seeded(task, s["seed"], s.get("protocol", "worldtest"))
     horizon = job.settings.get("horizon")
     if horizon is not None:
         public = task.public.model_copy(update={"horizon": horizon})
@@ -138,9 +151,10 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
         try:
             task = job_task(job)
             program = original_world(task).program
+            protocol = job.settings.get("protocol", "worldtest")
             writer.write(Header(
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
-                world=task.world, family=task.family, seed=task.seed,
+                world=task.world, family=task.family, seed=task.seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
                 versions=_versions(job)))
             agent = build_agent(job, spec, task, adapter=adapter)
@@ -150,7 +164,8 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 task, agent, interaction_steps=job.settings["interaction_steps"],
                 max_consecutive_invalid=job.settings.get("max_consecutive_invalid",
                                                          DEFAULT_MAX_CONSECUTIVE_INVALID),
-                observer=observer)
+                observer=observer, protocol=protocol,
+                ticks_per_action=job.settings.get("ticks_per_action"))
         except JobInterrupted as exc:
             recorder.end("interrupted", exc.reason)
             return _outcome(agent, "interrupted", error=exc.reason)

@@ -8,6 +8,15 @@ settings only when set, so earlier job ids stay). Every list field also accepts 
 value.
 ``Sweep.from_yaml(path)`` raises ``SpecError`` naming the file and the field at fault.
 
+``protocol`` (``worldtest``, the default, or ``autumnbench``: the published harness's rules)
+and ``ticks_per_action`` are settings of every job (in its settings only when not the default,
+so earlier job ids stay). ``tasks`` lists directories or files of task files (e.g. made by
+``llm-eval tasks import``) to run instead of the shipped tasks; ``worlds`` then picks among
+their worlds (default: all of them). A task that takes its seed from the run (an imported
+one) plays its world with the job's seed. Under ``autumnbench`` the tool mode defaults to
+``tags`` and the prompt to ``autumnbench`` (``tools`` is refused: the harness's actions are
+strings such as ``I found the change!``).
+
 ``expand()`` is the product models x worlds x families x budgets x prompts x renderings x
 seeds x repeats. Settings that only a model reads (prompt, rendering, history, generation
 knobs) are dropped for ``random`` and ``oracle``, so those agents run once per world, family,
@@ -34,7 +43,7 @@ from typing import Any, Literal
 
 import yaml
 from pydantic import (BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo,
-                      field_validator)
+                      field_validator, model_validator)
 
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
@@ -97,13 +106,16 @@ class Sweep(_Strict):
 
     name: str = "sweep"
     models: list[str] = Field(min_length=1)
-    worlds: list[str] = Field(min_length=1)
+    protocol: Literal["worldtest", "autumnbench"] = "worldtest"
+    tasks: list[str] = Field(default_factory=list)
+    worlds: list[str] | None = Field(default=None, min_length=1, validate_default=True)
     families: list[Literal["mfp", "cd", "planning"]] = Field(default=list(FAMILIES),
                                                               min_length=1)
     budgets: Budgets = Field(default_factory=Budgets)
     prompts: list[str] = Field(default=["default"], min_length=1)
     renderings: list[str] = Field(default=["compact"], min_length=1)
-    tool_mode: Literal["tools", "text"] = "tools"
+    tool_mode: Literal["tools", "text", "tags"] = "tools"
+    ticks_per_action: int | None = Field(default=None, ge=1)
     temperature: float | None = None
     seeds: list[StrictInt] = Field(default=[1], min_length=1)
     repeats: StrictInt = Field(default=1, ge=1)
@@ -118,10 +130,38 @@ class Sweep(_Strict):
     model_seed: int | None = None
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
-                     mode="before")
+                     "tasks", mode="before")
     @classmethod
     def _as_lists(cls, value: Any) -> Any:
-        return _listed(value)
+        return value if value is None else _listed(value)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _protocol_defaults(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("protocol") == "autumnbench":
+            data = dict(data)
+            data.setdefault("tool_mode", "tags")
+            data.setdefault("prompts", ["autumnbench"])
+        return data
+
+    @model_validator(mode="after")
+    def _protocol_tool_mode(self) -> "Sweep":
+        if self.protocol == "autumnbench" and self.tool_mode == "tools":
+            raise ValueError("tool_mode tools cannot play the autumnbench protocol (its actions "
+                             "are strings such as 'I found the change!'): use tags or text")
+        if self.protocol == "autumnbench" and self.ticks_per_action is not None:
+            raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
+                             "protocol runs the program's FRAME_RATE ticks per action")
+        return self
+
+    @field_validator("tasks")
+    @classmethod
+    def _tasks(cls, paths: list[str]) -> list[str]:
+        from ..tasks.store import load_tasks
+
+        for path in paths:
+            load_tasks(path)     # TaskFileError (an LlmEvalError) names the file
+        return list(dict.fromkeys(paths))
 
     @field_validator("models")
     @classmethod
@@ -144,10 +184,21 @@ class Sweep(_Strict):
 
     @field_validator("worlds")
     @classmethod
-    def _worlds(cls, worlds: list[str]) -> list[str]:
+    def _worlds(cls, worlds: list[str] | None, info: ValidationInfo) -> list[str]:
         from ..worlds import world_names
 
-        known = world_names()
+        paths = info.data.get("tasks")
+        if paths:
+            from ..tasks.store import load_tasks
+
+            known = sorted({t.world for p in paths for t in load_tasks(p)})
+        else:
+            known = world_names()
+        if worlds is None:
+            if paths:
+                return known
+            raise ValueError("worlds: give the worlds to run (or all), or tasks: a directory "
+                             "of task files")
         if worlds == ["all"]:
             return known
         for name in worlds:
@@ -317,21 +368,38 @@ class Sweep(_Strict):
         from ..tasks.store import dump_task, load_task
 
         tasks = {}
+        found = {}
+        if self.tasks:
+            from ..tasks.store import load_tasks
+
+            for path in self.tasks:
+                for task in load_tasks(path):
+                    located = str(Path(task.root) / f"{task.id}.json")
+                    found.setdefault((task.world, task.family), (task, located))
         for world, family in itertools.product(self.worlds, self.families):
-            task = load_task(world, family)
-            tasks[world, family] = (task.id, _digest(dump_task(task)))
+            if self.tasks:
+                if (world, family) not in found:
+                    continue        # an imported environment need not have every family
+                task, located = found[world, family]
+            else:
+                task, located = load_task(world, family), None
+            tasks[world, family] = (task.id, _digest(dump_task(task)), located)
         prompt_digest = {p: load_prompts(p).digest for p in self.prompts}
         b = self.budgets
         jobs: dict[str, Job] = {}
         for model, (world, family), steps, seed, repeat in itertools.product(
                 self.models, tasks, b.interaction_steps, self.seeds, range(self.repeats)):
-            task_id, task_digest = tasks[world, family]
+            task_id, task_digest, located = tasks[world, family]
             base = {"v": JOB_SETTINGS_VERSION, "model": model, "world": world,
                     "family": family, "task": task_id, "task_digest": task_digest,
                     "interaction_steps": steps, "seed": seed, "repeat": repeat}
             base |= {k: v for k, v in (("horizon", self.horizon),
-                                       ("max_consecutive_invalid", self.max_consecutive_invalid))
+                                       ("max_consecutive_invalid", self.max_consecutive_invalid),
+                                       ("ticks_per_action", self.ticks_per_action),
+                                       ("task_file", located))
                      if v is not None}
+            if self.protocol != "worldtest":
+                base["protocol"] = self.protocol
             if model in LOCAL_AGENTS:
                 variants = [{}]
             else:
@@ -358,9 +426,16 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+#: settings that say where a job's inputs are, not what they are (the task's digest is in the
+#: settings): left out of the id, so moving a task directory keeps the ids
+UNHASHED_SETTINGS = ("task_file",)
+
+
 def job_id(settings: dict[str, Any]) -> str:
-    """The short stable hash of ``settings``' canonical JSON."""
-    text = json.dumps(settings, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    """The short stable hash of ``settings``' canonical JSON (``UNHASHED_SETTINGS`` left
+    out)."""
+    hashed = {k: v for k, v in settings.items() if k not in UNHASHED_SETTINGS}
+    text = json.dumps(hashed, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -46,6 +46,8 @@ class Header(_Event):
     world: str
     family: str
     seed: int
+    # the rules the episode ran under (WORLDTEST.md 3.4); transcripts from before it: worldtest
+    protocol: str = "worldtest"
     program_sha256: str | None = None
     versions: dict[str, Any] = Field(default_factory=dict)
 

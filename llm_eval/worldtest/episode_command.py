@@ -73,15 +73,48 @@ def _llm_settings(args: argparse.Namespace) -> dict:
             "history": args.history, "config": config, "adapter_options": options}
 
 
+def episode_task(args: argparse.Namespace):
+    """The task WORLD names: a task file's path, a task of ``--tasks DIR``, or a shipped task;
+    a task that takes its seed from the run gets ``--seed`` (a warning, if any, on stderr)."""
+    from ..errors import TaskFileError
+    from ..tasks.store import load_task, load_task_file, load_tasks
+    from ..worlds import world_spec
+    from .programs import seeded
+
+    if args.world.endswith(".json") or os.path.isfile(args.world):
+        task = load_task_file(args.world)
+        if args.family and args.family != task.family:
+            raise TaskFileError(f"{args.world}: a {task.family} task, not {args.family}")
+    else:
+        if not args.family:
+            raise TaskFileError("--family is required unless WORLD is a task file")
+        if args.tasks:
+            found = [t for t in load_tasks(args.tasks)
+                     if t.world == args.world and t.family == args.family]
+            if not found:
+                raise TaskFileError(f"{args.tasks}: no {args.family} task of {args.world!r}")
+            task = found[0]
+        else:
+            world_spec(args.world)  # an unknown name raises UnknownWorldError ("did you mean")
+            task = load_task(args.world, args.family)
+    task, warning = seeded(task, args.seed, args.protocol)
+    if warning:
+        print(f"llm-eval: warning: {warning}", file=sys.stderr)
+    return task
+
+
 def cmd_episode(args: argparse.Namespace) -> int:
     from ..agents import make_agent
-    from ..tasks.store import load_task
-    from ..worlds import world_spec
-    from .episode import run_episode
+    from .episode import StopEpisode, run_episode   # noqa: F401 (script agents raise it)
 
-    world_spec(args.world)          # an unknown name raises UnknownWorldError with "did you mean"
-    task = load_task(args.world, args.family)
-    is_model = args.agent not in AGENTS
+    if args.tool_mode is None:
+        args.tool_mode = "tags" if args.protocol == "autumnbench" else "tools"
+    if args.prompt is None:
+        args.prompt = "autumnbench" if args.protocol == "autumnbench" else "default"
+    task = episode_task(args)
+    play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
+                ticks_per_action=args.ticks_per_action)
+    is_model = args.agent not in AGENTS and not args.agent.startswith("script/")
     if is_model:
         from adapters import ProviderError
         from adapters.replay import RecordingAdapter
@@ -99,7 +132,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
             adapter = RecordingAdapter(adapter, args.record)
         agent = make_agent(args.agent, task, adapter=adapter, **settings)
         try:
-            result = run_episode(task, agent, interaction_steps=args.interaction_steps)
+            result = run_episode(task, agent, **play)
         except InfrastructureError as exc:
             print(f"llm-eval: infrastructure error (the episode is not scored): {exc}",
                   file=sys.stderr)
@@ -115,7 +148,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
                 adapter.save()
     else:
         agent = make_agent(args.agent, task, seed=args.seed)
-        result = run_episode(task, agent, interaction_steps=args.interaction_steps)
+        result = run_episode(task, agent, **play)
     if args.json:
         data = result.to_dict(steps=args.steps)
         data["agent"] = args.agent
@@ -143,8 +176,17 @@ def _write_calls(args: argparse.Namespace, calls: list[dict]) -> None:
 
 
 def _agent_name(text: str) -> str:
-    """random, oracle, or a registered provider/model (with the registry's "did you mean")."""
+    """random, oracle, script/FILE, or a registered provider/model (with the registry's "did
+    you mean")."""
     if text in AGENTS:
+        return text
+    if text.startswith("script/"):
+        from ..agents.script import ScriptError, read_script
+
+        try:
+            read_script(text.removeprefix("script/"))
+        except ScriptError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
         return text
     from adapters import UnknownProviderError, parse_model
 
@@ -198,21 +240,34 @@ _positive = integer_at_least(1)
 def add_episode_parser(commands) -> argparse.ArgumentParser:
     """Add ``episode`` to the ``llm-eval`` subcommands."""
     episode = commands.add_parser(
-        "episode", help="play one episode of a shipped task with an agent or a model",
-        description="Play AGENT through the interaction phase and the test of the shipped "
-                    "task WORLD x FAMILY, then print the score (max(0, raw reward)), the raw "
-                    "reward and the action counts.")
-    episode.add_argument("world", metavar="WORLD", help="a bundled world's name")
-    episode.add_argument("--family", required=True, choices=FAMILIES,
-                         help="the test family: mfp, cd or planning")
+        "episode", help="play one episode of a task with an agent or a model",
+        description="Play AGENT through the interaction phase and the test of the task "
+                    "WORLD x FAMILY (a shipped task, one of --tasks DIR, or a task file), then "
+                    "print the score (max(0, raw reward)), the raw reward and the action "
+                    "counts.")
+    episode.add_argument("world", metavar="WORLD|TASK_FILE",
+                         help="a bundled world's name, a world of --tasks DIR, or a task file")
+    episode.add_argument("--family", default=None, choices=FAMILIES,
+                         help="the test family: mfp, cd or planning (not needed with a task "
+                              "file)")
+    episode.add_argument("--tasks", default=None, metavar="DIR",
+                         help="a directory of task files (e.g. made by 'llm-eval tasks import')")
+    episode.add_argument("--protocol", choices=("worldtest", "autumnbench"),
+                         default="worldtest",
+                         help="the rules: worldtest (ours, default) or autumnbench (the "
+                              "published harness's, step for step)")
+    episode.add_argument("--ticks-per-action", type=_positive, default=None, metavar="K",
+                         help="worldtest: ticks per interaction action, every frame shown "
+                              "(default: the task's, 1)")
     episode.add_argument("--agent", required=True, type=_agent_name,
-                         metavar="random|oracle|PROVIDER/MODEL",
-                         help="random (chance baseline), oracle (knows the program) or a "
+                         metavar="random|oracle|script/FILE|PROVIDER/MODEL",
+                         help="random (chance baseline), oracle (knows the program), "
+                              "script/FILE (plays FILE's action lines, then stops) or a "
                               "model, e.g. openai/gpt-5, anthropic/claude-sonnet-4-5, "
                               "litellm/gemini/gemini-2.5-pro, replay/FILE")
     episode.add_argument("--seed", type=integer, default=1,
-                         help="seed of the random agent (default 1; the world uses the "
-                              "task's seed)")
+                         help="seed of the random agent, and of the world for a task that "
+                              "takes its seed from the run (an imported one); default 1")
     episode.add_argument("--interaction-steps", type=_positive, default=None, metavar="N",
                          help="interaction budget (default: the task's, 200)")
     episode.add_argument("--json", action="store_true",
@@ -223,8 +278,9 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
     model.add_argument("--rendering", type=_rendering, default="compact",
                        help="how frames are shown: compact, json, diff, png or a combination "
                             "such as compact+png (default compact)")
-    model.add_argument("--prompt", type=_prompt, default="default", metavar="VARIANT",
-                       help="prompt variant from prompts/ (default, reflective)")
+    model.add_argument("--prompt", type=_prompt, default=None, metavar="VARIANT",
+                       help="prompt variant from prompts/ (default, reflective, autumnbench; "
+                            "default: autumnbench under --protocol autumnbench, else default)")
     model.add_argument("--history", type=_history, default="full", metavar="full|K",
                        help="turns kept in each request: full, or the last K with a summary")
     model.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N")
@@ -234,8 +290,10 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
     model.add_argument("--reasoning-effort", default=None,
                        choices=("minimal", "low", "medium", "high", "xhigh", "max"))
     model.add_argument("--thinking-budget", type=_positive, default=None, metavar="TOKENS")
-    model.add_argument("--tool-mode", choices=("tools", "text"), default="tools",
-                       help="act by tool calls (default) or by a final 'ACTION: ...' line")
+    model.add_argument("--tool-mode", choices=("tools", "text", "tags"), default=None,
+                       help="act by tool calls, a final 'ACTION: ...' line, or an "
+                            "<action>...</action> tag, the last one winning (default: tags "
+                            "under --protocol autumnbench, else tools)")
     model.add_argument("--base-url", default=None, metavar="URL",
                        help="an OpenAI-compatible server (openai-chat/..., litellm/openai/...)")
     model.add_argument("--calls", default=None, metavar="FILE",

@@ -89,7 +89,7 @@ def test_text_format(text, action):
     ("", "no action line"),
     ("ACTION: left\nthen I will see", "no action line"),
     ("action: left", "no action line"),
-    ("ACTION:", "empty action line"),
+    ("ACTION:", "empty action"),
     ("ACTION: click 3", "takes 2 argument"),
     ("ACTION: click three 4", "must be integers"),
     ("ACTION: click 3 99", "outside"),
