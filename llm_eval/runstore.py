@@ -16,13 +16,25 @@
 
 Schema 2 added ``spent_usd``; a schema-1 store is upgraded in place when opened.
 
-Only the scheduler's thread writes; each write is its own transaction.
+Writers: only the scheduler's thread writes, under the run directory's lock (``runlock``),
+and every change is one transaction; a status move reads the status and writes the new one
+inside one ``BEGIN IMMEDIATE`` transaction, so no other connection can move the job in
+between. Closing a writer leaves the file in rollback-journal mode (no ``-wal`` or ``-shm``
+beside it) when no other connection has it open, so it can then be read with nothing written.
+
+Readers: ``RunStore(path, readonly=True)`` (``report``, ``replay``, ``compare``, the
+analysis) writes nothing, not even a ``-wal`` or ``-shm`` file: it opens the file with SQLite's
+``mode=ro``, or ``immutable=1`` when nothing can be writing it (the file is in WAL mode with
+no ``-wal`` beside it, or the directory is not writable); it neither creates tables nor
+upgrades a schema-1 store (whose rows read with ``spent_usd`` 0).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import urllib.parse
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -67,6 +79,20 @@ def _now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+class _Transaction:
+    """``with``: ``BEGIN IMMEDIATE``, then ``COMMIT``, or ``ROLLBACK`` if the block raises."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def __enter__(self) -> sqlite3.Connection:
+        self.db.execute("BEGIN IMMEDIATE")
+        return self.db
+
+    def __exit__(self, kind, exc, tb) -> None:
+        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+
+
 @dataclass(frozen=True, slots=True)
 class JobRow:
     run_id: str
@@ -96,8 +122,12 @@ class JobRow:
 class RunStore:
     """The SQLite index of one run directory (module docstring)."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
+        self.readonly = readonly
+        if readonly:
+            self._open_readonly()
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self._db = sqlite3.connect(self.path, isolation_level=None,
@@ -119,16 +149,55 @@ class RunStore:
             raise RunStoreError(f"{self.path}: run store schema {version} is not supported "
                                 f"(this program uses {SCHEMA_VERSION})")
 
+    def _open_readonly(self) -> None:
+        """Open for reading only, writing nothing (module docstring)."""
+        if not self.path.is_file():
+            raise RunStoreError(f"{self.path}: no run store there")
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(100)
+        except OSError as exc:
+            raise RunStoreError(f"{self.path}: cannot be read: {exc.strerror or exc}") from None
+        wal = len(head) == 100 and head[18:20] == b"\x02\x02"   # WAL read and write versions
+        quiet = not os.path.exists(f"{self.path}-wal")   # no writer can be live
+        unwritable = not os.access(self.path.parent, os.W_OK)
+        mode = "immutable=1" if wal and (quiet or unwritable) else "mode=ro"
+        uri = f"file:{urllib.parse.quote(str(self.path.resolve()))}?{mode}"
+        try:
+            self._db = sqlite3.connect(uri, uri=True, isolation_level=None,
+                                       check_same_thread=False)
+            self._db.row_factory = sqlite3.Row
+            row = self._db.execute(
+                "SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
+        if row is None or int(row[0]) not in (1, SCHEMA_VERSION):
+            raise RunStoreError(f"{self.path}: run store schema {row and row[0]} is not "
+                                f"supported (this program uses {SCHEMA_VERSION})")
+
     def _upgrade_from_1(self) -> None:
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
-            self._db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
-            self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
-                             (str(SCHEMA_VERSION),))
+        with self._write() as db:
+            db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
+            db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
+            db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
+                       (str(SCHEMA_VERSION),))
 
     def close(self) -> None:
+        """Close; a writer leaves the file in rollback mode if it is the only connection
+        (module docstring)."""
+        if not self.readonly:
+            try:
+                self._db.execute("PRAGMA busy_timeout=0")
+                self._db.execute("PRAGMA journal_mode=DELETE")
+            except sqlite3.OperationalError:   # another connection has it open: stay in WAL
+                pass
         self._db.close()
+
+    def _write(self):
+        """One write transaction (``BEGIN IMMEDIATE``: the write lock is taken at once)."""
+        if self.readonly:
+            raise RunStoreError(f"{self.path}: opened read-only")
+        return _Transaction(self._db)
 
     def __enter__(self) -> RunStore:
         return self
@@ -139,10 +208,11 @@ class RunStore:
     # -- runs ------------------------------------------------------------------------------------
     def add_run(self, run_id: str, name: str, spec: dict[str, Any]) -> None:
         now = _now()
-        self._db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
-                         "SET name=excluded.name, spec=excluded.spec, "
-                         "updated_at=excluded.updated_at",
-                         (run_id, name, json.dumps(spec, sort_keys=True), now, now))
+        with self._write() as db:
+            db.execute("INSERT INTO runs VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE "
+                       "SET name=excluded.name, spec=excluded.spec, "
+                       "updated_at=excluded.updated_at",
+                       (run_id, name, json.dumps(spec, sort_keys=True), now, now))
 
     def runs(self) -> list[dict[str, Any]]:
         rows = self._db.execute("SELECT * FROM runs ORDER BY created_at, id").fetchall()
@@ -158,9 +228,8 @@ class RunStore:
         how many were new."""
         now = _now()
         before = self._db.total_changes
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.executemany(
+        with self._write() as db:
+            db.executemany(
                 "INSERT OR IGNORE INTO jobs (run_id, id, settings, status, created_at) "
                 "VALUES (?, ?, ?, 'queued', ?)",
                 [(run_id, j.id, json.dumps(j.settings, sort_keys=True), now) for j in jobs])
@@ -188,11 +257,17 @@ class RunStore:
         return {s: 0 for s in STATUSES} | {r[0]: r[1] for r in rows}
 
     def _move(self, run_id: str, job_id: str, to: str, sets: str, args: tuple) -> None:
-        current = self.job(run_id, job_id).status
-        if to not in _MOVES[current]:
-            raise RunStoreError(f"job {job_id}: cannot go from {current} to {to}")
-        self._db.execute(f"UPDATE jobs SET status=?, {sets} WHERE run_id=? AND id=?",
-                         (to, *args, run_id, job_id))
+        """Move a job to status ``to``: the check and the write in one transaction."""
+        with self._write() as db:
+            row = db.execute("SELECT status FROM jobs WHERE run_id=? AND id=?",
+                             (run_id, job_id)).fetchone()
+            if row is None:
+                raise RunStoreError(f"{self.path}: no job {job_id} in run {run_id}")
+            current = row[0]
+            if to not in _MOVES[current]:
+                raise RunStoreError(f"job {job_id}: cannot go from {current} to {to}")
+            db.execute(f"UPDATE jobs SET status=?, {sets} WHERE run_id=? AND id=?",
+                       (to, *args, run_id, job_id))
 
     def start(self, run_id: str, job_id: str, transcript: str) -> None:
         self._move(run_id, job_id, "running",
@@ -228,25 +303,25 @@ class RunStore:
 
     def requeue_unfinished(self, run_id: str) -> int:
         """Every job of the run that is not done goes back to ``queued``; returns how many."""
-        cursor = self._db.execute("UPDATE jobs SET status='queued' WHERE run_id=? AND "
-                                  "status IN ('running','failed','infra_error')", (run_id,))
-        return cursor.rowcount
+        with self._write() as db:
+            cursor = db.execute("UPDATE jobs SET status='queued' WHERE run_id=? AND "
+                                "status IN ('running','failed','infra_error')", (run_id,))
+            return cursor.rowcount
 
     def adopt_done(self, run_id: str) -> list[str]:
         """Mark ``done`` every queued job of the run that another run of this store already
         did (same job id, so the same settings and the same transcript file), with that
         run's score, usage and transcript and no spend of its own; returns their ids. A job
         is run once per directory however many specs name it."""
-        rows = self._db.execute(
-            "SELECT mine.id, done.score, done.raw_reward, done.usage, done.cost_usd, "
-            "done.transcript, done.finished_at FROM jobs AS mine JOIN jobs AS done "
-            "ON done.id = mine.id AND done.run_id != mine.run_id AND done.status = 'done' "
-            "WHERE mine.run_id = ? AND mine.status = 'queued' ORDER BY done.finished_at",
-            (run_id,)).fetchall()
-        adopted = {r[0]: r[1:] for r in rows}   # the latest finish of a job wins
-        with self._db:
-            self._db.execute("BEGIN")
-            self._db.executemany(
+        with self._write() as db:
+            rows = db.execute(
+                "SELECT mine.id, done.score, done.raw_reward, done.usage, done.cost_usd, "
+                "done.transcript, done.finished_at FROM jobs AS mine JOIN jobs AS done "
+                "ON done.id = mine.id AND done.run_id != mine.run_id AND done.status = 'done' "
+                "WHERE mine.run_id = ? AND mine.status = 'queued' ORDER BY done.finished_at",
+                (run_id,)).fetchall()
+            adopted = {r[0]: r[1:] for r in rows}   # the latest finish of a job wins
+            db.executemany(
                 "UPDATE jobs SET status='done', score=?, raw_reward=?, usage=?, cost_usd=?, "
                 "transcript=?, finished_at=?, error=NULL WHERE run_id=? AND id=? "
                 "AND status='queued'",

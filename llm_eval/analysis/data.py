@@ -133,7 +133,7 @@ def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:
         raise AnalysisError(f"{given}: not a run directory (no {STORE_FILE}; make one with "
                             "llm-eval run)")
     try:
-        with RunStore(store_path) as store:
+        with RunStore(store_path, readonly=True) as store:
             rows = [row for run in store.runs() for row in store.jobs(run["id"])]
     except RunStoreError as exc:
         raise AnalysisError(f"{given}: not a run directory ({exc})") from None

@@ -74,3 +74,42 @@ def test_a_file_that_is_not_a_store_is_an_error_naming_it(tmp_path):
     path.write_bytes(b"not a database at all" * 100)
     with pytest.raises(RunStoreError, match="run.sqlite: not a usable run store"):
         RunStore(path)
+
+
+def test_a_status_move_is_one_transaction(tmp_path):
+    """Many connections race to finish the same running job: exactly one succeeds, the others
+    are told it is done, and none reads a status another has just changed."""
+    import threading
+
+    path = tmp_path / "race.sqlite"
+    with RunStore(path) as s:
+        s.add_run("r1", "test", {})
+        s.add_jobs("r1", JOBS[:1])
+    outcomes: list[str] = []
+    barrier = threading.Barrier(8)
+
+    def finish() -> None:
+        with RunStore(path) as mine:
+            barrier.wait()
+            try:
+                mine.start("r1", JOBS[0].id, "t")
+                outcomes.append("started")
+            except RunStoreError as exc:
+                outcomes.append(str(exc))
+            try:
+                mine.finish("r1", JOBS[0].id, score=1.0, raw_reward=1.0)
+                outcomes.append("finished")
+            except RunStoreError as exc:
+                outcomes.append(str(exc))
+
+    threads = [threading.Thread(target=finish) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes.count("started") == 1 and outcomes.count("finished") == 1, outcomes
+    refused = [o for o in outcomes if o not in ("started", "finished")]
+    assert len(refused) == 14 and all("cannot go from" in o for o in refused), refused
+    with RunStore(path) as s:
+        row = s.job("r1", JOBS[0].id)
+        assert (row.status, row.executions) == ("done", 1)
