@@ -100,6 +100,8 @@ def _read_program(path: Path, name_or_path: str) -> tuple[str, str]:
 def _format_autumn_error(error: AutumnError, display_path: str) -> str:
     """``path:line:col: message``; the interpreter normally fills the path, we fill it if not."""
     text = str(error)
+    if error.path == "<trigger>":   # the trigger expression (interpreter.TRIGGER_PATH)
+        return "--trigger" + text.removeprefix("<trigger>")
     if not error.path:
         text = f"{display_path}:{text}" if error.line is not None else f"{display_path}: {text}"
     return text

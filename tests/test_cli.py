@@ -189,6 +189,33 @@ def test_trace_accepts_a_trigger(workdir: Path, capsys: pytest.CaptureFixture[st
     assert len(frames(out)) == 2
 
 
+# A program whose function fails when called: (bad 1) is the head of an empty list.
+FAILING_FUNCTION_PROGRAM = DOT_PROGRAM.replace(
+    "  (on right", "  (= bad (--> x (head (list))))\n  (on right")
+
+
+@pytest.mark.parametrize("trigger, message", [
+    ("== 1   nope", "--trigger:1:8: undefined variable 'nope' (in step 1, action 'right' "
+                    "from acts.txt:1)"),
+    ("head (list)", "--trigger:1:1: head of an empty list (in step 1, action 'right' from "
+                    "acts.txt:1)"),
+    ("== 1 (", "--trigger:1:6: unclosed '(': expected a matching ')' before the end of the "
+               "text"),
+    # an error inside a program function the trigger calls is the program's
+    ("== (bad 1) 2", "prog.sexp:5:17: head of an empty list (in step 1, action 'right' from "
+                     "acts.txt:1)"),
+])
+def test_trigger_errors_name_the_trigger_not_the_program(
+        workdir: Path, capsys: pytest.CaptureFixture[str], trigger: str, message: str) -> None:
+    (workdir / "prog.sexp").write_text(FAILING_FUNCTION_PROGRAM)
+    (workdir / "acts.txt").write_text("right\n")
+    code, out, err = run(capsys, "autumn", "trace", "prog.sexp", "--seed", "7",
+                         "--actions", "acts.txt", "--trigger", trigger)
+    assert code == EXIT_PROGRAM_ERROR
+    assert err.strip() == message
+    assert_one_clean_line(err)
+
+
 def test_trace_is_deterministic(workdir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (workdir / "acts.txt").write_text("right\nclick 0 0\nleft\n")
     argv = ("autumn", "trace", "prog.sexp", "--seed", "11", "--actions", "acts.txt")

@@ -110,6 +110,28 @@ def _changes_objects_in_place(program: tuple) -> bool:
     return False
 
 
+TRIGGER_PATH = "<trigger>"   # where errors of the trigger expression are located
+
+
+def _blamed_on_trigger(evaluate, node: S.Node):
+    """The compiled trigger, whose errors at its own positions name ``TRIGGER_PATH`` instead
+    of the program (an error inside a program function it calls keeps the program's line)."""
+    own = {(n.line, n.column) for n in S.walk((node,))}
+
+    def trigger(env):
+        try:
+            return evaluate(env)
+        except AutumnError as e:
+            raise _in_trigger(e, own)
+    return trigger
+
+
+def _in_trigger(error: AutumnError, own: set) -> AutumnError:
+    if error.path is None and (error.line is None or (error.line, error.column) in own):
+        error.path = TRIGGER_PATH
+    return error
+
+
 @contextmanager
 def _guard(path: str | None):
     """Turn anything unexpected into our typed errors, and stamp errors with the path."""
@@ -175,7 +197,7 @@ class Interpreter:
             program = _parsed(script, path)
             std = _parsed(STDLIB if not stdlib else stdlib, "<stdlib>")
             objects = frozenset(s.name for s in program if isinstance(s, S.ObjectDecl))
-            trigger_node = (S.parse_expression_text(trigger, "<trigger>") if trigger
+            trigger_node = (S.parse_expression_text(trigger, TRIGGER_PATH) if trigger
                             else None)
             local = set(_local_names(std, program))
             if trigger_node is not None:
@@ -198,7 +220,11 @@ class Interpreter:
                                       _renders_read_scopes(program))
             rt.define_global("SpecialConditionTriggered", False)
             if trigger_node is not None:
-                rt.trigger = rt.compiler.compile(trigger_node)
+                try:
+                    rt.trigger = _blamed_on_trigger(rt.compiler.compile(trigger_node),
+                                                    trigger_node)
+                except AutumnError as e:
+                    raise _in_trigger(e, {(n.line, n.column) for n in S.walk((trigger_node,))})
             for stmt in program:
                 self._statement(rt, stmt)
             for name in list(rt.state_order.order):
