@@ -13,7 +13,10 @@ agent plays, with ``--rendering``, ``--prompt``, ``--history``, the generation k
 ``--tool-mode`` and ``--base-url``; ``--calls FILE`` writes every model call (JSON lines,
 scrubbed) and ``--record FILE`` a recording that ``replay/FILE`` answers from. A missing API
 key is a usage error naming the variable (exit 2); retries that run out make the episode an
-infrastructure error, which is never a score (exit 3).
+infrastructure error, which is never a score (exit 3). Both output files are written when the
+episode ends, so where they go is checked before the first model call (a directory, a missing
+or unwritable folder: exit 2, nothing paid); one that still cannot be written at the end is an
+error line after the result, which is printed all the same (exit 2).
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ import difflib
 import json
 import os
 import sys
+import tempfile
+from pathlib import Path
 
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
@@ -115,12 +120,16 @@ def cmd_episode(args: argparse.Namespace) -> int:
     play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
                 ticks_per_action=args.ticks_per_action)
     is_model = args.agent not in AGENTS and not args.agent.startswith("script/")
+    unsaved = False
     if is_model:
         from adapters import ProviderError
         from adapters.replay import RecordingAdapter
         from adapters.registry import create_adapter
         from ..calls import FatalProviderError, InfrastructureError
 
+        if (problem := _output_problem(args)) is not None:
+            print(f"llm-eval: error: {problem}", file=sys.stderr)
+            return 2
         settings = _llm_settings(args)
         try:
             adapter = create_adapter(args.agent, **settings.pop("adapter_options"))
@@ -143,9 +152,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
             return 1
         finally:
             agent.close()
-            _write_calls(args, agent.calls)
-            if args.record:
-                adapter.save()
+            unsaved = not _save_outputs(args, agent.calls, adapter if args.record else None)
     else:
         agent = make_agent(args.agent, task, seed=args.seed)
         result = run_episode(task, agent, **play)
@@ -165,7 +172,52 @@ def cmd_episode(args: argparse.Namespace) -> int:
                      f"{s['invalid_replies']} unusable replies), {s['input_tokens']} tokens in, "
                      f"{s['output_tokens']} out{cost}")
         print(line)
-    return 0
+    return 2 if unsaved else 0
+
+
+def _output_problem(args: argparse.Namespace) -> str | None:
+    """Why ``--calls`` or ``--record`` could not be written, or None. Checked before the first
+    model call: both are written when the episode ends, after its calls are paid for."""
+    outputs = [(flag, path) for flag, path in (("--calls", args.calls), ("--record", args.record))
+               if path]
+    if len(outputs) == 2 and os.path.abspath(args.calls) == os.path.abspath(args.record):
+        return f"--calls and --record name the same file ({args.calls})"
+    for flag, path in outputs:
+        target = Path(path)
+        if target.is_dir():
+            return f"{flag} {path}: is a directory; give a file name"
+        if target.exists() and not target.is_file():   # a device such as /dev/stdout
+            if not os.access(target, os.W_OK):
+                return f"{flag} {path}: cannot write to it"
+            continue
+        folder = target.parent
+        if not folder.is_dir():
+            what = "does not exist" if not folder.exists() else "is not a directory"
+            return f"{flag} {path}: the folder {folder} {what}"
+        try:   # what the atomic write will do: create a file beside the target
+            with tempfile.NamedTemporaryFile(dir=folder, prefix=f".{target.name}.",
+                                             suffix=".tmp"):
+                pass
+        except OSError as exc:
+            return f"{flag} {path}: cannot write in {folder}: {exc.strerror or exc}"
+    return None
+
+
+def _save_outputs(args: argparse.Namespace, calls: list[dict], recorder) -> bool:
+    """Write ``--calls`` and ``--record``; a file that cannot be written is one error line,
+    not a traceback that hides the episode's result. True if everything asked was written."""
+    ok = True
+    for flag, path, write in (("--calls", args.calls, lambda: _write_calls(args, calls)),
+                              ("--record", args.record, recorder and recorder.save)):
+        if not path:
+            continue
+        try:
+            write()
+        except OSError as exc:
+            print(f"llm-eval: error: cannot write {flag} {path}: {exc.strerror or exc}",
+                  file=sys.stderr)
+            ok = False
+    return ok
 
 
 def _write_calls(args: argparse.Namespace, calls: list[dict]) -> None:

@@ -5,7 +5,8 @@ steps: a reply (a body in the provider's real shape) or a fault (``429`` with Re
 ``500``, ``503``, ``529``, ``timeout``: no answer for ``hang`` seconds, ``drop``: the
 connection closed without an answer, ``malformed``: 200 with broken JSON, ``html``: 200 with an
 HTML page, as a proxy's error or login page comes back). Every request is kept (path, headers,
-JSON body). Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
+JSON body). In a reply body, ``ECHO_KEY`` is replaced by the API key the request carried, as a
+server that echoes a key back (in an error text, a debug field) would. Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import Any
 
 PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/messages")
 FAULTS = ("429", "500", "503", "529", "timeout", "drop", "malformed", "html")
+ECHO_KEY = "<echo-key>"
 HTML_PAGE = (b"<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head>"
              b"<body><h1>Bad Gateway</h1></body></html>")
 
@@ -114,7 +116,12 @@ class FakeProvider:
                               seen)
         match step.fault:
             case None:
-                self._send(h, 200, step.body, seen)
+                body = json.dumps(step.body)
+                if ECHO_KEY in body:
+                    key = h.headers.get("x-api-key") or \
+                        (h.headers.get("authorization") or "").removeprefix("Bearer ")
+                    body = body.replace(ECHO_KEY, key)
+                self._send(h, 200, body.encode(), seen)
             case "429" | "529":
                 status = int(step.fault)
                 self._send(h, status, _error_body(path, status), seen,
