@@ -16,7 +16,7 @@ e.g. ``ACTION: click 3 4``; the keyword, the kind and integer arguments are matc
 
 Tag format (``tool_mode="tags"``, the published AutumnBench harness's): the action is the
 content of an ``<action>...</action>`` tag; tags are found with the regular expression
-``<(\w+)>(.*?)</\1>`` (non-greedy, across lines), their content stripped, and the *last*
+``<(\\w+)>(.*?)</\\1>`` (non-greedy, across lines), their content stripped, and the *last*
 ``action`` tag wins. A tag with attributes or without its closing tag does not count.
 
 With no action forms (the autumnbench protocol, whose actions are the strings the harness

@@ -36,7 +36,7 @@ from . import __version__
 from .actions import Action, apply_action, iter_action_lines
 from .argtypes import integer, integer_between
 from .atomic import write_atomic
-from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError
+from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError, TaskFileError
 
 __all__ = ["main", "resolve_program", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE"]
 
@@ -471,6 +471,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     except AutumnError as exc:
         print(_format_autumn_error(exc, getattr(args, "program", "<program>")), file=sys.stderr)
         return EXIT_PROGRAM_ERROR
+    except TaskFileError as exc:          # bad input: a task file, an import, a refused seed
+        _error(str(exc))
+        return EXIT_USAGE
     except LlmEvalError as exc:
         _error(str(exc))
         return EXIT_PROGRAM_ERROR

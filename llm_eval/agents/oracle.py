@@ -115,17 +115,29 @@ class OracleAgent:
         raise ValueError(f"unknown phase {observation.phase!r}")
 
     def _cd_plan(self, observation: Observation) -> list[str]:
+        """Make the condition hold (``oracle_harness.change_path``: the witness's prefix, or a
+        search when the task has none), declare once allowed, submit the frame where it first
+        held (T). A task without a condition: the first frame that differs from the original
+        program's in lock-step."""
         task = self.task
         declare_after = observation.cd.declare_after
         budget = observation.budget_left - 2          # keep room for declare and submit
-        change, played = cd_change_frame(task, max(0, budget), self.programs_root)
+        if task.hidden.condition:
+            from .oracle_harness import change_path
+
+            world = modified_world(task, self.programs_root)
+            path = change_path(world, task.hidden.condition, task.hidden.witness)
+            change, played = (None, []) if path is None else (len(path), path)
+        else:
+            change, played = cd_change_frame(task, max(0, budget), self.programs_root)
         if change is None:
-            self.notes.append(f"no difference within {budget} actions; not declaring")
+            self.notes.append(f"no change found within {budget} actions; not declaring")
             return []
         actions = played[:change]
         while len(actions) < declare_after:
             i = len(actions)
-            actions.append(task.hidden.witness[i] if i < len(task.hidden.witness) else "noop")
+            witness = task.hidden.witness or []
+            actions.append(witness[i] if i < len(witness) else "noop")
         if len(actions) + 2 > observation.budget_left:
             self.notes.append("the change shows too late to declare within the budget")
             return []

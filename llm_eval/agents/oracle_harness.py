@@ -34,7 +34,7 @@ _MOVES = ("left", "right", "up", "down", "noop")
 class ChangeSearch:
     """Bounds of the change search: states expanded, and noops tried after a witness."""
 
-    max_expanded: int = 3_000
+    max_expanded: int = 400
     max_wait: int = 60
 
 
