@@ -26,7 +26,9 @@ dropped). Images are sent for the current turn only; earlier turns keep their te
 
 ``agent.calls`` is the record of every call of the episode (request with images as content
 hashes, response with the provider's raw request and response, usage, cost, latency,
-attempts, the action read), all scrubbed of secrets, for transcripts. ``agent.on_call``, if
+attempts, the action read), all scrubbed of secrets, for transcripts; each request and raw
+request is stored as a patch on the previous call's (``llm_eval.transcripts.callstore``;
+``expand_calls`` gives them whole). ``agent.on_call``, if
 set, is called as ``on_call(record, request)`` after each call (the record just appended and
 the ``Request`` as sent, images included), so a transcript can be written as the episode runs.
 """
@@ -43,11 +45,13 @@ from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, 
                       read_reply, tag_format_instructions, text_format_instructions)
 from adapters.base import Adapter
 from adapters.classify import scrub
+from adapters.replay import recording_key
 
 from ..autumn import Frame
 from ..calls import CallPolicy, call
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
+from ..transcripts.callstore import CallEncoder
 from ..worldtest.observation import EpisodeStart, Observation
 from .prompts import PromptSet, load_prompts
 
@@ -191,6 +195,9 @@ class LLMAgent:
             notes.append(obs.message)
         header = "\n".join([*notes, self._header(obs)])
         frame_text, full_text, images = self._frame(obs)
+        if len(obs.frames) > 1:      # ticks_per_action > 1: every intermediate frame is shown
+            ticks = self._ticks(obs)
+            frame_text, full_text = f"{ticks}\n\n{frame_text}", f"{ticks}\n\n{full_text}"
         body = self.prompts.render("turn", header=header, frame=frame_text)
         standalone = self.prompts.render("turn", header=header, frame=full_text)
         if self.config.tool_mode in ("text", "tags"):
@@ -204,6 +211,14 @@ class LLMAgent:
                               goal=obs.planning.goal_cells)
             images = (ImagePart.from_bytes(goal), *images)
         return _Turn(phase=obs.phase, text=body, standalone=standalone, images=images)
+
+    def _ticks(self, obs: Observation) -> str:
+        """The frames of the last action's ticks before the last one (which is the frame)."""
+        render = render_json if self.rendering == ("json",) else render_compact
+        count = len(obs.frames)
+        return "\n\n".join(f"After tick {i + 1} of {count} of your last action:\n{render(f)}"
+                             for i, f in enumerate(obs.frames[:-1])) + \
+            f"\n\nAfter tick {count} of {count}:"
 
     def _phase_instructions(self, obs: Observation) -> str:
         actions = "\n".join(f"- `{f.text()}`: {f.help}" if f.help else f"- `{f.text()}`"
@@ -380,17 +395,21 @@ class LLMAgent:
 
     # -- the record ------------------------------------------------------------------------------
     def _record(self, obs: Observation, request: Request, result, reply) -> dict[str, Any]:
+        """The call as a transcript stores it: its request (images as hashes) and the raw
+        request as patches on the previous call's, long strings capped (``callstore``)."""
         response = result.response
+        if not self.calls:   # the episode's first call: a new chain of requests
+            self._call_store = CallEncoder()
         sent = request.canonical()
         for message in sent["messages"]:
             for part in message["parts"]:
                 if part.get("type") == "image":
                     data = ImagePart.model_validate(part)
                     part["data"] = f"<image sha256={data.sha256()}>"
-        return scrub({
-            "index": len(self.calls), "phase": obs.phase, "step": obs.step,
-            "request_hash": request.canonical_hash(), "request": sent,
-            "response": response.model_dump(mode="json"),
+        stored = self._call_store.encode(
+            sent, response.model_dump(mode="json", exclude={"raw_request"}),
+            response.raw_request)
+        rest = scrub({
             "usage": response.usage.model_dump(mode="json"),
             "cost": result.cost.to_dict() if result.cost is not None else None,
             "latency_s": response.latency_s,
@@ -398,6 +417,8 @@ class LLMAgent:
             "action": reply.action if isinstance(reply, ChosenAction) else None,
             "invalid_reply": reply.message if isinstance(reply, InvalidAction) else None,
         })
+        return {"index": len(self.calls), "phase": obs.phase, "step": obs.step,
+                "request_hash": recording_key(request), **stored, **rest}
 
 
 def _assistant_message(response) -> Message:

@@ -74,3 +74,17 @@ def test_under_autumnbench_the_turn_is_the_harness_text_and_a_missing_tag_is_noo
     # no message about the unusable reply reaches the model (A5)
     assert "invalid" not in str(adapter.requests[2].messages[-1].model_dump()).lower()
     assert all(not r.tools for r in adapter.requests)
+
+
+def test_ticks_per_action_shows_every_intermediate_frame():
+    task = load_task("warehouse", "planning")
+    adapter = ScriptedAdapter([text_reply("<action>noop</action>"),
+                               text_reply("<action>go-to-test</action>")],
+                              fallback=lambda r: text_reply("<action>quit</action>"))
+    agent = LLMAgent("scripted/model", adapter=adapter,
+                     config=GenerationConfig(tool_mode="tags"))
+    result = run_episode(task, agent, interaction_steps=5, ticks_per_action=3)
+    assert result.interaction.steps == 2
+    second = str(adapter.requests[1].messages[-1].model_dump())
+    assert "After tick 1 of 3 of your last action" in second
+    assert "After tick 2 of 3" in second and "After tick 3 of 3:" in second
