@@ -142,7 +142,8 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
     autumnbench test may take."""
     limit = max_consecutive_invalid
     if protocol == "autumnbench":
-        return _harness_test(task, background, programs_root, cap or TOTAL_STEP_CAP)
+        return _harness_test(task, background, programs_root,
+                             TOTAL_STEP_CAP if cap is None else cap)
     match task.family:
         case "mfp":
             return MFPPhase(task.public, answer=task.hidden.answer, background=background,
