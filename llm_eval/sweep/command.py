@@ -9,7 +9,9 @@ not (infrastructure errors, failures, a spend cap): the run can be resumed; 130 
 stopped it (cleanly: running episodes end before their next model call and go back to the
 queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
-line per finished job otherwise; ``--no-progress`` turns it off.
+line per finished job otherwise; ``--no-progress`` turns it off. ``--processes N`` sets how
+many worker processes run the random and oracle agents' episodes (default: one per core).
+A run directory another ``llm-eval`` is writing to is refused (exit 2, naming the holder).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from ..argtypes import integer_at_least
 from ..errors import LlmEvalError
 from .spec import SpecError, Sweep
 
@@ -133,7 +136,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .scheduler import resume, run_sweep
 
     options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
-               "check": True}
+               "check": True, "processes": args.processes}
     try:
         if args.resume:
             ignored = _not_for_resume(args)
@@ -159,10 +162,12 @@ def cmd_run(args: argparse.Namespace) -> int:
                 spec = Sweep.from_yaml(args.spec)
             else:
                 if not args.model or not (args.worlds or args.tasks):
-                    print("llm-eval: error: give a SPEC.yaml, or --model and --worlds (or --tasks)",
-                          file=sys.stderr)
+                    print("llm-eval: error: give a SPEC.yaml, or --model and --worlds (or "
+                          "--tasks)", file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
+            if spec.seed_warning:
+                print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
             reports = [run_sweep(spec, args.output, **options)]
     except (SpecError, RunStoreError) as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
@@ -229,6 +234,9 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--spend-cap", type=float, metavar="USD")
     flags.add_argument("--base-url", metavar="URL",
                        help="an OpenAI-compatible server for the models given")
+    run.add_argument("--processes", type=integer_at_least(0), metavar="N",
+                     help="worker processes for the random and oracle agents' episodes "
+                          "(default: one per core; 0: in threads, like model jobs)")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)

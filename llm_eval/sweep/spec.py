@@ -149,6 +149,12 @@ class Sweep(_Strict):
         if self.protocol == "autumnbench" and self.tool_mode == "tools":
             raise ValueError("tool_mode tools cannot play the autumnbench protocol (its actions "
                              "are strings such as 'I found the change!'): use tags or text")
+        degenerate = [seed for seed in self.seeds if seed % 2 ** 32 == 0]
+        if degenerate and self.tasks and self.protocol == "worldtest":
+            raise ValueError(f"seeds: {degenerate[0]} is 0 mod 2**32, which makes every random "
+                             "choice of a task without its own seed return its first option; "
+                             "give another seed (protocol autumnbench accepts it, as the "
+                             "published harness does)")
         if self.protocol == "autumnbench" and self.ticks_per_action is not None:
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
@@ -313,6 +319,17 @@ class Sweep(_Strict):
     def digest(self) -> str:
         text = json.dumps(self.canonical(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+    @property
+    def seed_warning(self) -> str | None:
+        """The warning a degenerate seed (0 mod 2**32) deserves, when the sweep has one."""
+        degenerate = [seed for seed in self.seeds if seed % 2 ** 32 == 0]
+        if not degenerate or not self.tasks:
+            return None
+        from ..worldtest.programs import DEGENERATE_SEED_WARNING
+
+        return (DEGENERATE_SEED_WARNING.format(seed=degenerate[0])
+                + "; it applies to the tasks that take their seed from the run")
 
     def limit_for(self, provider: str) -> int:
         return self.concurrency.get(provider, self.default_concurrency)
