@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from adapters.base import Adapter
+from adapters.replay import recording_key
 from adapters.types import Fatal, Request, Response
 
 from .errors import LlmEvalError
@@ -81,8 +82,11 @@ class TranscriptReplay(Adapter):
                         f"the transcript has only {len(self.calls)}", reason="replay_mismatch",
                         provider=self.provider)
         recorded = self.calls[n]
-        digest = request.canonical_hash()
-        if digest != recorded.request_hash:
+        # the agent records the hash of the request scrubbed (an answer that echoed a key is
+        # replayed [redacted], and so is every later request quoting it); older transcripts
+        # hold the plain canonical hash, the same whenever there was nothing to scrub
+        digest = recording_key(request)
+        if recorded.request_hash not in (digest, request.canonical_hash()):
             raise Fatal(f"replay mismatch: {self.path}: model call {n} (phase "
                         f"{recorded.phase}, step {recorded.step}) sends request "
                         f"{digest[:16]}..., the transcript recorded {recorded.request_hash[:16]}"

@@ -135,3 +135,27 @@ def test_a_malformed_reply_is_an_infra_error_with_a_plain_message(tmp_path, monk
     (error,) = transcript.of_type("infrastructure_error")
     assert [a["error_class"] for a in error.attempts] == ["MalformedResponse"] * 3
     assert "'choices' a list, got str 'left'" in error.attempts[1]["message"]
+
+
+def test_a_key_the_server_echoes_reaches_no_file_and_the_run_still_replays(tmp_path,
+                                                                          monkeypatch):
+    from fake_provider import ECHO_KEY
+
+    from llm_eval.replay import replay_check, replay_checks
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeProvider() as fake:
+        for i, action in enumerate(reference_actions("hunters", "mfp")):
+            body = reply(i, action)
+            body["choices"][0]["message"]["content"] = f"debug: key {ECHO_KEY}"
+            fake.reply(body)
+        report = run_sweep(spec_for(fake), tmp_path)
+    (row,) = report.rows
+    assert row.status == "done" and row.score == 1.0, row.error
+    no_secret_on_disk(tmp_path)
+    calls = read_transcript(tmp_path / row.transcript).of_type("model_call")
+    assert calls[0].response["text"] == "debug: key [redacted]"
+    # later requests quote the redacted answer: the recorded hashes are of scrubbed requests
+    monkeypatch.delenv("OPENAI_API_KEY")
+    ((path, stored),) = replay_checks(tmp_path)
+    assert replay_check(path, stored).status == "reproduced"
