@@ -426,6 +426,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_report_parser(commands)
 
+    from .suites.command import add_suites_parser  # `suites list|show|check|freeze`
+
+    add_suites_parser(commands)
+
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)
