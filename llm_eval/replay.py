@@ -3,18 +3,24 @@
 A transcript's header holds the job's settings; ``job_from_transcript(path)`` rebuilds the
 job from them and checks its id is the recorded one (so a changed task file, prompt template
 or settings version is caught before anything runs). ``TranscriptReplay(path)`` is an adapter
-that answers the job's model calls from the transcript's ``model_call`` events, in order: the
-n-th request must have the n-th recorded request hash, or the call fails with a
-``replay_mismatch`` naming the transcript, the call and its phase and step. Random and oracle
-jobs need no adapter: they are deterministic given their seed.
+that answers the job's model calls from the transcript's ``model_call`` events, in order,
+reading them as they are asked for: the n-th request must have the n-th recorded request
+hash, or the call fails with a ``replay_mismatch`` naming the transcript, the call and its
+phase and step. A reply the recording stored cut to the cap (``transcripts.cap``) is replayed
+cut, and the requests that re-send it then match the recorded requests as stored; the result
+is still ``reproduced``, with a note saying so. Random and oracle jobs need no adapter: they
+are deterministic given their seed.
 
 ``replay_transcript(path)`` re-runs the job with that adapter into a scratch directory and
 compares the new transcript with the recorded one event by event. Ignored are what cannot
 repeat: each event's ``time``, a model call's ``latency_s`` and its ``attempts`` (timings,
 and the retries of transient failures, which a replay does not re-enact), and the header's
-``run_id`` and ``versions`` (the package and Python versions that ran it). Everything else
-must be equal: observations, requests (hash and content), responses, usage, cost, actions and
+``run_id`` and ``versions`` (the package and Python versions that ran it), each event's
+``schema_version`` and a model call's ``truncated`` list (the cut strings it lists are
+compared themselves). Everything else must be equal: observations, requests (hash and content), responses, usage, cost, actions and
 their validity, phase ends, score and end. The result names the first event that differs.
+Both transcripts are read as streams, model calls compared as stored and, where the stored
+forms differ (a schema-1 recording stored every request whole), whole.
 
 ``replay_checks(target)`` lists what ``llm-eval replay`` checks for one path, and
 ``replay_check(path, row)`` runs one check and never raises for bad input. A run directory (one with
@@ -35,6 +41,7 @@ real-model transcripts this way.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import tempfile
 from dataclasses import dataclass
@@ -43,19 +50,22 @@ from typing import Any
 
 from adapters.base import Adapter
 from adapters.replay import recording_key
-from adapters.types import Fatal, Request, Response
+from adapters.types import Fatal, ImagePart, Request, Response
 
 from .errors import LlmEvalError
 from .runstore import STORE_FILE, JobRow, RunStore
 from .sweep.spec import LOCAL_AGENTS, Job, Sweep
-from .transcripts import ModelCall, Transcript, TranscriptError, read_transcript
+from .transcripts import (CallExpander, Transcript, TranscriptError, TranscriptStream,
+                          transcript_files, transcript_name)
+from .transcripts.cap import holds_capped
 
-__all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "job_from_transcript",
-           "sweep_for", "replay_transcript", "run_recorded", "transcripts_in",
-           "replay_checks", "replay_check"]
+__all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "Outline", "outline",
+           "job_from_transcript", "sweep_for", "replay_transcript", "compare_transcripts",
+           "run_recorded", "transcripts_in", "replay_checks", "replay_check"]
 
-IGNORED = {"time"}
-IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts"}, "header": {"run_id", "versions"}}
+IGNORED = {"time", "schema_version"}
+IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
+                   "header": {"run_id", "versions"}}
 SKIPPED_BECAUSE = "the job's status is "   # then the end status, or unfinished
 
 
@@ -63,45 +73,119 @@ class ReplayError(LlmEvalError):
     """A transcript that cannot be replayed (no header, a job id its settings do not give)."""
 
 
+def stored_hash(request: dict[str, Any]) -> str:
+    """The canonical hash of a request as JSON (``Request.canonical_hash`` of the data)."""
+    text = json.dumps(request, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _as_stored(request: Request) -> dict[str, Any]:
+    """A request as a transcript stores it: images as ``<image sha256=...>``."""
+    sent = request.canonical()
+    for message in sent["messages"]:
+        for part in message["parts"]:
+            if part.get("type") == "image":
+                part["data"] = f"<image sha256={ImagePart.model_validate(part).sha256()}>"
+    return sent
+
+
 class TranscriptReplay(Adapter):
-    """Answers a job's model calls from its transcript, in recorded order (module docstring)."""
+    """Answers a job's model calls from its transcript, in recorded order (module docstring).
+
+    The transcript is read as the calls come (one recorded call at a time). A recorded call
+    whose stored request lost text (a reply cut to the cap, ``transcripts.cap``, that later
+    requests re-send) cannot give the hash the replayed request has: such a request matches
+    when it equals the recorded request as stored, and is counted in ``from_stored``; replies
+    the recording holds cut are counted in ``cut_replies`` (the replay answers with the cut
+    text)."""
 
     provider = "replay"
 
     def __init__(self, path: str | Path, transcript: Transcript | None = None) -> None:
         self.path = Path(path)
-        transcript = transcript if transcript is not None else read_transcript(self.path)
-        self.calls: list[ModelCall] = transcript.of_type("model_call")
+        events = transcript.events if transcript is not None else TranscriptStream(self.path)
+        self._calls = (e for e in events if e.type == "model_call")
         super().__init__(str(self.path))
         self.used = 0
+        self.from_stored = 0
+        self.cut_replies = 0
 
     async def complete(self, request: Request) -> Response:
         n = self.used
-        if n >= len(self.calls):
+        recorded = next(self._calls, None)
+        if recorded is None:
             raise Fatal(f"replay mismatch: {self.path}: the job asked for model call {n}, but "
-                        f"the transcript has only {len(self.calls)}", reason="replay_mismatch",
+                        f"the transcript has only {n}", reason="replay_mismatch",
                         provider=self.provider)
-        recorded = self.calls[n]
         # the agent records the hash of the request scrubbed (an answer that echoed a key is
         # replayed [redacted], and so is every later request quoting it); older transcripts
         # hold the plain canonical hash, the same whenever there was nothing to scrub
         digest = recording_key(request)
         if recorded.request_hash not in (digest, request.canonical_hash()):
-            raise Fatal(f"replay mismatch: {self.path}: model call {n} (phase "
-                        f"{recorded.phase}, step {recorded.step}) sends request "
-                        f"{digest[:16]}..., the transcript recorded {recorded.request_hash[:16]}"
-                        f"...; the prompt, rendering or history differs",
-                        reason="replay_mismatch", provider=self.provider)
+            if not holds_capped(recorded.request) or \
+                    stored_hash(_as_stored(request)) != stored_hash(recorded.request):
+                raise Fatal(f"replay mismatch: {self.path}: model call {n} (phase "
+                            f"{recorded.phase}, step {recorded.step}) sends request "
+                            f"{digest[:16]}..., the transcript recorded "
+                            f"{recorded.request_hash[:16]}...; the prompt, rendering or "
+                            f"history differs", reason="replay_mismatch",
+                            provider=self.provider)
+            self.from_stored += 1
+        if any(cut["path"].startswith("response.") and
+               not cut["path"].startswith("response.raw_request") for cut in recorded.truncated):
+            self.cut_replies += 1
         self.used += 1
         return Response.model_validate(recorded.response)
 
+    def note(self) -> str:
+        """What the replay could only approximate, or ``""``."""
+        notes = []
+        if self.cut_replies:
+            notes.append(f"{self.cut_replies} model repl{'y' if self.cut_replies == 1 else 'ies'}"
+                         f" stored cut to the cap, replayed cut")
+        if self.from_stored:
+            notes.append(f"{self.from_stored} request(s) matched on their stored (cut) form")
+        return "; ".join(notes)
 
-def job_from_transcript(path: str | Path, transcript: Transcript | None = None) -> Job:
-    """The job a transcript recorded, rebuilt from its header's settings (``transcript``: the
-    file at ``path`` already read)."""
+    async def aclose(self) -> None:
+        self._calls.close()
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """What a check needs of a transcript, read in one pass: its header (None if the first
+    event is not one), first and last events, and the number of a torn last line."""
+
+    path: Path
+    header: Any
+    first: Any
+    last: Any
+    torn: int | None
+
+    @property
+    def finished(self) -> bool:
+        return self.last is not None and self.last.type == "end" and self.last.status == "done"
+
+
+def outline(path: str | Path) -> Outline:
+    """The ``Outline`` of the transcript at ``path``, streamed (``TranscriptError`` for a bad
+    line, ``OSError`` if it cannot be read)."""
+    stream = TranscriptStream(path, expand=False)
+    first = last = None
+    for event in stream:
+        if first is None:
+            first = event
+        last = event
+    header = first if first is not None and first.type == "header" else None
+    return Outline(Path(path), header, first, last, stream.torn)
+
+
+def job_from_transcript(path: str | Path, header: Any = None) -> Job:
+    """The job a transcript recorded, rebuilt from its header's settings (``header``: the
+    transcript's, already read)."""
     path = Path(path)
-    header = (transcript if transcript is not None else read_transcript(path)).header
-    if header is None:
+    header = header if header is not None else TranscriptStream(path).first()
+    if header is None or header.type != "header":
         raise ReplayError(f"{path}: no header event; not a transcript that can be replayed")
     job = Job.of(header.settings)
     if job.id != header.job_id:
@@ -180,6 +264,14 @@ def _comparable(event) -> dict[str, Any]:
     return data
 
 
+def _whole(expander: CallExpander, event) -> Any:
+    """A model call with its request and raw request whole (``expander``: its stream's)."""
+    request, response = expander.expand(event.index, event.request, event.request_patch,
+                                        event.response, event.raw_request_patch)
+    return event.model_copy(update={"request": request, "request_patch": None,
+                                    "response": response, "raw_request_patch": None})
+
+
 def _first_difference(old: dict, new: dict, prefix: str = "") -> str:
     for key in sorted(set(old) | set(new)):
         a, b = old.get(key), new.get(key)
@@ -206,61 +298,80 @@ def _where(event) -> str:
 
 
 def compare_transcripts(recorded: Path | Transcript, replayed: Path | Transcript) -> str:
-    """The first difference between two transcripts, each a path or one already read (module
-    docstring), or ``""``."""
-    old, new = (t.events if isinstance(t, Transcript) else read_transcript(t).events
-                for t in (recorded, replayed))
-    for n, (a, b) in enumerate(zip(old, new)):
+    """The first difference between two transcripts, each a path (read as a stream) or one
+    already read (module docstring), or ``""``. Model calls are compared as stored, and
+    whole when the stored forms differ (a schema-1 recording stored every request whole); a
+    request hash may differ when the requests as stored are equal (a recorded reply was cut:
+    ``TranscriptReplay``)."""
+    events = [iter(t.events if isinstance(t, Transcript) else TranscriptStream(t, expand=False))
+              for t in (recorded, replayed)]
+    expanders = (CallExpander(), CallExpander())
+    n = 0
+    while True:
+        a, b = next(events[0], None), next(events[1], None)
+        if a is None and b is None:
+            return ""
+        if a is None or b is None:   # one ended: count the rest of the other
+            more = 1 + sum(1 for _ in events[0 if b is None else 1])
+            which = "recorded" if b is None else "replayed"
+            old, new = (n + more, n) if b is None else (n, n + more)
+            return (f"event {n} ({_where(a or b)}): only in the {which} transcript "
+                    f"({old} events recorded, {new} replayed)")
+        calls = a.type == "model_call" and b.type == "model_call"
+        if calls:   # both chains of requests go on, compared or not
+            whole = (_whole(expanders[0], a), _whole(expanders[1], b))
         da, db = _comparable(a), _comparable(b)
+        if da != db and calls:
+            da, db = (_comparable(w) for w in whole)
+            if da["request_hash"] != db["request_hash"] and holds_capped(da["request"]) and \
+                    stored_hash(da["request"]) == stored_hash(db["request"]):
+                del da["request_hash"], db["request_hash"]
         if da != db:
             return f"event {n} ({_where(a)}): {_first_difference(da, db)}"
-    if len(old) != len(new):
-        n = min(len(old), len(new))
-        longer = old if len(old) > len(new) else new
-        which = "recorded" if longer is old else "replayed"
-        return (f"event {n} ({_where(longer[n])}): only in the {which} transcript "
-                f"({len(old)} events recorded, {len(new)} replayed)")
-    return ""
+        n += 1
 
 
-def replay_transcript(path: str | Path, transcript: Transcript | None = None) -> ReplayResult:
-    """Re-run the job of the transcript at ``path`` (``transcript``: it, already read) offline
-    and compare (module docstring). A transcript of a job that did not finish (``end`` is not
-    ``done``) is ``skipped``."""
+def replay_transcript(path: str | Path, read: Outline | None = None) -> ReplayResult:
+    """Re-run the job of the transcript at ``path`` (``read``: its outline, already read)
+    offline and compare (module docstring). A transcript of a job that did not finish
+    (``end`` is not ``done``) is ``skipped``. Replies the recording holds cut to the cap are
+    replayed cut, and the result says so (``TranscriptReplay``)."""
     from .sweep.job import execute_job
 
     path = Path(path)
-    transcript = transcript if transcript is not None else read_transcript(path)
-    header = transcript.header
-    job = job_from_transcript(path, transcript)
+    read = read if read is not None else outline(path)
+    job = job_from_transcript(path, read.header or read.first)
     s = job.settings
     base = dict(path=path, job_id=job.id, task=s["task"], model=s["model"])
-    end = transcript.events[-1] if transcript.events else None
-    if end is None or end.type != "end" or end.status != "done":
+    if not read.finished:
+        end = read.last
         status = end.status if end is not None and end.type == "end" else "unfinished"
         return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + status)
-    adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path, transcript)
+    adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path)
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
-        outcome = execute_job(job, sweep_for(job), again, run_id=header.run_id,
+        outcome = execute_job(job, sweep_for(job), again, run_id=read.header.run_id,
                               adapter=adapter)
-        detail = compare_transcripts(transcript, again)
+        detail = compare_transcripts(path, again)
         if outcome.status != "done":
             ended = f"the replayed job ended {outcome.status} ({outcome.error})"
             detail = f"{detail}; {ended}" if detail else ended
-    return ReplayResult(**base, status="mismatch" if detail else "reproduced",
-                        score=outcome.score, detail=detail)
+    status = "mismatch" if detail else "reproduced"
+    if not detail and adapter is not None:
+        detail = adapter.note()   # reproduced, and what could only be replayed as stored
+    return ReplayResult(**base, status=status, score=outcome.score, detail=detail)
 
 
 def transcripts_in(target: str | Path) -> list[Path]:
     """The transcripts a path names: a transcript file, or a run directory's
-    ``transcripts/*.jsonl`` (not earlier executions' attempts)."""
+    ``transcripts/*.jsonl.gz`` (and ``*.jsonl``: earlier versions wrote them plain; not
+    earlier executions' attempts)."""
     target = Path(target)
     if target.is_file():
         return [target]
     for folder in (target / "transcripts", target):
-        if folder.is_dir() and any(folder.glob("*.jsonl")):
-            return sorted(folder.glob("*.jsonl"))
+        if found := transcript_files(folder):
+            return found
     raise ReplayError(f"{target}: neither a transcript nor a run directory with transcripts")
 
 
@@ -278,10 +389,10 @@ def replay_checks(target: str | Path) -> list[tuple[Path, JobRow | None]]:
                     rows[row.id] = row
     checks: dict[Path, tuple[Path, JobRow | None]] = {}   # by resolved path
     for row in rows.values():
-        path = target / (row.transcript or f"transcripts/{row.id}.jsonl")
+        path = target / (row.transcript or f"transcripts/{transcript_name(row.id)}")
         if row.status == "done" or path.is_file():   # a job never started left nothing
             checks[path.resolve()] = (path, row)
-    for path in (target / "transcripts").glob("*.jsonl"):
+    for path in transcript_files(target / "transcripts"):
         checks.setdefault(path.resolve(), (path, None))
     if not checks:
         raise ReplayError(f"{target}: a run directory with no transcripts and no done jobs")
@@ -301,46 +412,46 @@ def replay_check(path: Path, row: JobRow | None = None) -> ReplayResult:
     if not path.is_file():
         return ReplayResult(**base, status="missing", detail=f"{done}does not exist")
     try:
-        transcript = read_transcript(path)
+        read = outline(path)
     except (TranscriptError, OSError) as exc:
         return ReplayResult(**base, status="unreadable", detail=f"{done}cannot be read: {exc}")
-    header = transcript.header
+    header = read.header
     if header is None:
         return ReplayResult(**base, status="unreadable", detail=f"{done}has no header")
     if header.job_id != row.id:
         return ReplayResult(**base, status="mismatch",
                             detail=f"{done}is of job {header.job_id}")
-    end = transcript.events[-1]
-    if end.type != "end" or end.status != "done":
+    end = read.last
+    if not read.finished:
         how = (f"ends {end.status}" if end.type == "end" else
-               f"has no end event (line {transcript.torn} is torn)" if transcript.torn
+               f"has no end event (line {read.torn} is torn)" if read.torn
                else "has no end event")
         return ReplayResult(**base, status="incomplete", detail=f"{done}{how}")
-    return _replayed(path, transcript)
+    return _replayed(path, read)
 
 
 def _check_file(path: Path) -> ReplayResult:
     """A transcript given on its own: replayed if finished, unreadable if not a transcript."""
     try:
-        transcript = read_transcript(path)
+        read = outline(path)
     except OSError as exc:
         return ReplayResult(path, None, "?", "?", "unreadable",
                             detail=f"cannot be read: {path}: {exc.strerror or exc}")
     except TranscriptError as exc:
         what = "not a transcript" if exc.line == 1 else "not a valid transcript"
         return ReplayResult(path, None, "?", "?", "unreadable", detail=f"{what}: {exc}")
-    if transcript.header is None:
-        why = "no events" if not transcript.events else \
-            f"the first event is {transcript.events[0].type!r}, not a header"
+    if read.header is None:
+        why = "no events" if read.first is None else \
+            f"the first event is {read.first.type!r}, not a header"
         return ReplayResult(path, None, "?", "?", "unreadable",
                             detail=f"not a transcript: {path}:1: {why}")
-    return _replayed(path, transcript)
+    return _replayed(path, read)
 
 
-def _replayed(path: Path, transcript: Transcript) -> ReplayResult:
-    header = transcript.header
+def _replayed(path: Path, read: Outline) -> ReplayResult:
+    header = read.header
     try:
-        return replay_transcript(path, transcript)
+        return replay_transcript(path, read)
     except LlmEvalError as exc:   # a job that cannot be rebuilt or run again
         return ReplayResult(path, header.job_id, header.settings.get("task", "?"),
                             header.settings.get("model", "?"), "mismatch", detail=str(exc))

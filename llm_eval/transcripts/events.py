@@ -4,9 +4,14 @@ Every event carries ``type`` (the discriminator) and ``schema_version``. An epis
 transcript is: ``header`` (every setting, versions, program hash, seed), then per phase
 ``phase_start``, ``observation`` / ``model_call`` / ``action`` for every step, ``phase_end``;
 then ``score`` (or ``infrastructure_error``) and ``end``. Observations are the agent-facing
-observation dict exactly as the agent got it; model calls keep the raw request and response
-(scrubbed of secrets, images replaced by ``<image sha256=...>`` with the bytes stored once in
-``images/<sha256>.png`` beside the transcript).
+observation dict exactly as the agent got it; model calls keep the request and the raw request
+and response (scrubbed of secrets, images replaced by ``<image sha256=...>`` with the bytes
+stored once in ``images/<sha256>.png`` beside the transcript).
+
+Schema 2 stores a model call's request, and the provider's raw request, as a patch on the
+previous call's when it re-sends it (``request_patch``, ``raw_request_patch``; see
+``callstore.py``) and caps long strings (``truncated``); schema 1 stored every request whole.
+Both are read; a reader that expands (``io.TranscriptStream``) gives every call whole.
 """
 
 from __future__ import annotations
@@ -16,11 +21,12 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-__all__ = ["SCHEMA_VERSION", "Event", "Header", "PhaseStart", "ObservationEvent", "ModelCall",
+__all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart", "ObservationEvent", "ModelCall",
            "ActionEvent", "PhaseEnd", "Score", "InfrastructureErrorEvent", "End", "parse_event",
            "now"]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+READ_VERSIONS = (1, 2)   # the schema versions this program reads
 
 
 def now() -> str:
@@ -31,7 +37,7 @@ def now() -> str:
 class _Event(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1, 2] = SCHEMA_VERSION
     time: str = Field(default_factory=now)
 
 
@@ -48,6 +54,8 @@ class Header(_Event):
     seed: int
     # the rules the episode ran under (WORLDTEST.md 3.4); transcripts from before it: worldtest
     protocol: str = "worldtest"
+    # the suite the job ran as part of ({"name", "digest"}: llm_eval/suites); None: no suite
+    suite: dict[str, str] | None = None
     program_sha256: str | None = None
     versions: dict[str, Any] = Field(default_factory=dict)
 
@@ -67,15 +75,22 @@ class ObservationEvent(_Event):
 
 
 class ModelCall(_Event):
-    """One model call: the request as sent, the raw response, usage, cost, latency, attempts."""
+    """One model call: the request as sent, the raw response, usage, cost, latency, attempts.
+
+    ``request`` is the request whole, or None when ``request_patch`` gives it as a patch on
+    the previous call's; ``response.raw_request`` likewise, or ``raw_request_patch``.
+    ``truncated`` lists the strings cut to the cap (path, original length and sha256)."""
 
     type: Literal["model_call"] = "model_call"
     index: int
     phase: str
     step: int
     request_hash: str
-    request: dict[str, Any]
+    request: dict[str, Any] | None = None
+    request_patch: dict[str, Any] | None = None
     response: dict[str, Any]
+    raw_request_patch: dict[str, Any] | None = None
+    truncated: list[dict[str, Any]] = Field(default_factory=list)
     usage: dict[str, Any]
     cost: dict[str, Any] | None = None
     latency_s: float | None = None

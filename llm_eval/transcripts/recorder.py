@@ -2,8 +2,9 @@
 
 ``EpisodeRecorder(writer)`` is the bridge from the episode runner's ``observer`` hook and the
 LLM agent's ``on_call`` hook to transcript events: ``observer`` for phase changes,
-observations and actions, ``on_call`` for model calls (images written once by hash). The
-caller writes the header first and ``score`` / ``failure`` and ``end`` last.
+observations and actions, ``on_call`` for model calls (as the agent stored them: see
+``callstore``; images written once by hash). The caller writes the header first and
+``score`` / ``failure`` and ``end`` last.
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ class EpisodeRecorder:
                     suffix = "." + part.media_type.split("/")[-1]
                     hashes.append(self.writer.image(base64.b64decode(part.data), suffix))
         fields = {k: record.get(k) for k in ("index", "phase", "step", "request_hash",
-                                             "request", "response", "usage", "cost",
+                                             "request", "request_patch", "response",
+                                             "raw_request_patch", "usage", "cost",
                                              "latency_s", "attempts", "action",
                                              "invalid_reply")}
-        self.writer.write(ModelCall(**fields, images=hashes))
+        self.writer.write(ModelCall(**fields, truncated=record.get("truncated") or [],
+                                    images=hashes))
         self.model_calls += 1
 
     # -- the outcome -----------------------------------------------------------------------------

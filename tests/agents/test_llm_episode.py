@@ -27,6 +27,7 @@ from llm_eval.agents import OracleAgent, make_agent  # noqa: E402
 from llm_eval.calls import CallPolicy  # noqa: E402
 from llm_eval.cli import main  # noqa: E402
 from llm_eval.tasks.store import load_task  # noqa: E402
+from llm_eval.transcripts import expand_calls  # noqa: E402
 from llm_eval.worldtest import run_episode  # noqa: E402
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -155,8 +156,8 @@ def test_other_families_play_through_the_chat_adapter(family, monkeypatch):
                             rendering="compact+png", history=3)
     assert [r.action for r in result.records] == actions
     assert result.score == expected.score == 1.0
-    assert agent.calls[-1]["request"]["messages"][-1]["parts"][-1]["data"].startswith(
-        "<image sha256=")
+    *_, last = expand_calls(agent.calls)   # stored as patches on the call before
+    assert last["request"]["messages"][-1]["parts"][-1]["data"].startswith("<image sha256=")
 
 
 def _cli_args(fake: FakeProvider, tmp_path: Path, *extra: str) -> list[str]:

@@ -57,8 +57,9 @@ def test_another_schema_version_is_refused_naming_file_and_line(tmp_path):
     path = tmp_path / "t.jsonl"
     data = json.loads(EVENTS[1].model_dump_json())
     path.write_text(json.dumps(json.loads(EVENTS[0].model_dump_json())) + "\n"
-                    + json.dumps({**data, "schema_version": 2}) + "\n")
-    with pytest.raises(TranscriptError, match=r"t\.jsonl:2: schema_version 2 is not supported"):
+                    + json.dumps({**data, "schema_version": 3}) + "\n")
+    with pytest.raises(TranscriptError, match=r"t\.jsonl:2: schema_version 3 is not supported "
+                                              r"\(this program reads 1 and 2\)"):
         read_transcript(path)
 
 
