@@ -1,6 +1,7 @@
 """The report page: one self-contained HTML file built from the episodes of some runs.
 
-Sections: the runs and their job counts; the leaderboard (model x mfp / cd / planning /
+Sections: the runs and their job counts (with the suite each ran as part of, named with its
+digest from the transcript headers); the leaderboard (model x mfp / cd / planning /
 overall, mean with its 95% CI and n, infrastructure errors and failures counted apart); the
 plots; the per-task table; compute scaling (curves and the helps / flat / hurts count); the
 knob checks (a warning for a knob that did not change what the provider did); behaviour
@@ -119,6 +120,7 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path],
             class_="protocol", data_protocols=" ".join(protocols)),
         tag("p", f"{len(episodes)} episodes in {len(runs)} run(s): {counts}. Models: "
                  f"{', '.join(models) or 'none'}."),
+        _suite_lines(episodes),
         tag("p", f"{len(duplicates)} job(s) appear in more than one run directory (the same "
                  f"settings, so the same job id) and are counted once: the done copy, else "
                  f"the first directory's.", class_="warn", data_duplicates=len(duplicates))
@@ -128,6 +130,55 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path],
                  "with its 95% interval [low, high]: a two-stage bootstrap clustered by world "
                  "(llm_eval.analysis.stats), so worlds, not seeds, are the units of "
                  "evidence; a single score has no interval (shown as -).", class_="note")])
+
+
+def _header_suite(transcript: Path | None) -> dict[str, Any] | None:
+    """The ``suite`` of a transcript's header (its first line), or None if unreadable."""
+    import gzip
+    import json
+
+    if transcript is None:
+        return None
+    try:
+        with open(transcript, "rb") as raw:
+            gzipped = raw.read(2) == b"\x1f\x8b"
+        opener = gzip.open if gzipped else open
+        with opener(transcript, "rb") as file:
+            header = json.loads(file.readline())
+        suite = header.get("suite") if isinstance(header, dict) else None
+        return suite if isinstance(suite, dict) else None
+    except (OSError, ValueError, EOFError):
+        return None
+
+
+def _suite_lines(episodes: Sequence[Any]) -> Markup:
+    """Which suite the episodes ran as part of, with the digests their headers record."""
+    named = [e for e in episodes if e.settings.get("suite") is not None]
+    if not named:
+        return Markup("")
+    suites: dict[str, dict[str, Any]] = {}
+    for episode in named:
+        entry = suites.setdefault(str(episode.settings["suite"]),
+                                  {"digests": set(), "tasks": set()})
+        entry["tasks"].add(str(episode.task))
+        recorded = _header_suite(episode.transcript)
+        if recorded and recorded.get("digest"):
+            entry["digests"].add(str(recorded["digest"]))
+    parts = []
+    for name, entry in sorted(suites.items()):
+        digests = sorted(entry["digests"])
+        shown = ", ".join(d[:12] for d in digests) or "not recorded"
+        text = (f"Suite {name} (sha256 {shown}): {len(entry['tasks'])} of its tasks in these "
+                f"runs.")
+        if len(digests) > 1:
+            text += (" Its manifest was re-frozen between runs: the episodes did not all play "
+                     "the same version of the suite.")
+        parts.append(tag("p", text, class_="suite warn" if len(digests) > 1 else "suite",
+                         data_suite=name, data_digests=" ".join(digests)))
+    outside = len(episodes) - len(named)
+    if outside:
+        parts.append(tag("p", f"{outside} episode(s) ran outside any suite.", class_="note"))
+    return join(parts)
 
 
 def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:

@@ -61,6 +61,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["worlds"] = args.worlds
     if args.tasks:
         data["tasks"] = args.tasks
+    if args.suite:
+        data["suite"] = args.suite
     if args.protocol:
         data["protocol"] = args.protocol
     if args.ticks_per_action is not None:
@@ -102,7 +104,7 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 
 
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
-SPEC_FLAGS = ("model", "worlds", "tasks", "protocol", "ticks_per_action", "families", "seeds",
+SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action", "families", "seeds",
               "repeats", "prompts", "renderings",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
               "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url")
@@ -161,9 +163,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                     return 2
                 spec = Sweep.from_yaml(args.spec)
             else:
-                if not args.model or not (args.worlds or args.tasks):
+                if not args.model or not (args.worlds or args.tasks or args.suite):
                     print("llm-eval: error: give a SPEC.yaml, or --model and --worlds (or "
-                          "--tasks)", file=sys.stderr)
+                          "--tasks, or --suite)", file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
             if spec.seed_warning:
@@ -206,6 +208,10 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                        help="directories (or files) of task files to run instead of the "
                             "shipped tasks, e.g. made by 'llm-eval tasks import'; --worlds "
                             "then picks among their worlds (default all)")
+    flags.add_argument("--suite", metavar="NAME",
+                       help="run a suite's tasks (e.g. v1; 'llm-eval suites list'), each "
+                            "checked against the suite's manifest; --worlds then picks among "
+                            "its worlds (default all)")
     flags.add_argument("--protocol", choices=("worldtest", "autumnbench"),
                        help="the rules: worldtest (default) or autumnbench (the published "
                             "harness's; defaults --tool-mode tags and --prompts autumnbench)")

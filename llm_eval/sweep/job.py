@@ -14,7 +14,9 @@ the model's adapter (replay answers the model's requests from a recording).
 
 Optional settings a job may carry besides the sweep's: ``horizon`` (the planning test's
 horizon, shortened), ``max_consecutive_invalid`` (the phases' invalid-action limit) and
-``model_seed`` (the generation seed sent to the provider).
+``model_seed`` (the generation seed sent to the provider). A job of a suite (``suite``) checks
+that its task's files still match the suite's manifest before it plays (else it fails naming
+the task and the file) and names the suite and its digest in the transcript header.
 """
 
 from __future__ import annotations
@@ -53,7 +55,8 @@ class JobOutcome:
 
 def job_task(job: Job):
     """The task ``job`` plays: the shipped task, or the task file its settings name
-    (``task_file``, whose content must still have the recorded digest); a task that takes its
+    (``task_file``, whose content must still have the recorded digest); a task of a suite
+    must still match the suite's manifest (``SuiteMismatchError``); a task that takes its
     seed from the run gets the job's; the planning horizon shortened when the job's settings
     carry ``horizon``."""
     from ..errors import TaskFileError
@@ -68,6 +71,10 @@ def job_task(job: Job):
             raise TaskFileError(f"{s['task_file']}: the task file changed since job {job.id} "
                                 "was made (its digest differs)")
     else:
+        if "suite" in s:
+            from ..suites import load_suite
+
+            load_suite(s["suite"]).verify(s["task"])
         task = load_task(s["world"], s["family"])
     task, _ = seeded(task, s["seed"], s.get("protocol", "worldtest"))
     horizon = job.settings.get("horizon")
@@ -123,6 +130,16 @@ def _versions(job: Job) -> dict[str, Any]:
     return versions
 
 
+def _suite_of(job: Job) -> dict[str, str] | None:
+    """The header's ``suite``: the job's suite and its digest, or None."""
+    name = job.settings.get("suite")
+    if name is None:
+        return None
+    from ..suites import load_suite
+
+    return {"name": name, "digest": load_suite(name).digest}
+
+
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 run_id: str | None = None, stop: Callable[[], str | None] | None = None,
                 on_call: Callable[[dict[str, Any]], None] | None = None,
@@ -152,11 +169,12 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
             task = job_task(job)
             program = original_world(task).program
             protocol = job.settings.get("protocol", "worldtest")
+            suite = _suite_of(job)
             writer.write(Header(
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
                 world=task.world, family=task.family, seed=task.seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
-                versions=_versions(job)))
+                versions=_versions(job), suite=suite))
             agent = build_agent(job, spec, task, adapter=adapter)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call

@@ -17,6 +17,13 @@ one) plays its world with the job's seed. Under ``autumnbench`` the tool mode de
 ``tags`` and the prompt to ``autumnbench`` (``tools`` is refused: the harness's actions are
 strings such as ``I found the change!``).
 
+``suite`` names a suite manifest (``llm_eval/suites/<name>.json``, e.g. ``v1``) to run instead
+of picking shipped tasks by world: ``worlds`` then picks among the suite's worlds (default all
+of them) and only the suite's (world, family) pairs are run. Every selected task's file and
+programs must still have the digests the manifest records, or the spec is refused naming the
+task and the file (and a job whose files changed since is ``failed`` with that message). A
+job of a suite carries ``suite`` (its name) in its settings; jobs without one keep their ids.
+
 ``expand()`` is the product models x worlds x families x budgets x prompts x renderings x
 seeds x repeats. Settings that only a model reads (prompt, rendering, history, generation
 knobs) are dropped for ``random`` and ``oracle``, so those agents run once per world, family,
@@ -108,6 +115,7 @@ class Sweep(_Strict):
     models: list[str] = Field(min_length=1)
     protocol: Literal["worldtest", "autumnbench"] = "worldtest"
     tasks: list[str] = Field(default_factory=list)
+    suite: str | None = None
     worlds: list[str] | None = Field(default=None, min_length=1, validate_default=True)
     families: list[Literal["mfp", "cd", "planning"]] = Field(default=list(FAMILIES),
                                                               min_length=1)
@@ -169,6 +177,41 @@ class Sweep(_Strict):
             load_tasks(path)     # TaskFileError (an LlmEvalError) names the file
         return list(dict.fromkeys(paths))
 
+    @field_validator("suite")
+    @classmethod
+    def _suite(cls, name: str | None, info: ValidationInfo) -> str | None:
+        if name is None:
+            return None
+        from ..suites import SuiteError, load_suite
+
+        if info.data.get("tasks"):
+            raise ValueError("a suite is made of shipped tasks: give suite or tasks, not both")
+        if "/" in name or "\\" in name or name.endswith(".json"):
+            raise ValueError(f"{name!r}: a suite is named by its shipped manifest's name "
+                             "(llm_eval/suites/NAME.json, e.g. v1), not by a path")
+        try:
+            load_suite(name)
+        except SuiteError as exc:   # not a ValueError: pydantic would not name the field
+            raise ValueError(str(exc)) from None
+        return name
+
+    @model_validator(mode="after")
+    def _suite_files(self) -> "Sweep":
+        """Every selected task of the suite still matches its manifest (a ``SuiteError``,
+        which ``from_data`` reports naming the source)."""
+        if self.suite is None:
+            return self
+        from ..suites import SuiteError, load_suite
+
+        suite = load_suite(self.suite)
+        chosen = [e for e in suite.tasks if e.world in self.worlds and e.family in self.families]
+        if not chosen:
+            raise SuiteError(f"suite {suite.name} has no task of worlds "
+                             f"{', '.join(self.worlds)} and families {', '.join(self.families)}")
+        for entry in chosen:
+            suite.verify(entry.id)
+        return self
+
     @field_validator("models")
     @classmethod
     def _models(cls, models: list[str]) -> list[str]:
@@ -194,24 +237,30 @@ class Sweep(_Strict):
         from ..worlds import world_names
 
         paths = info.data.get("tasks")
+        suite = info.data.get("suite")
         if paths:
             from ..tasks.store import load_tasks
 
             known = sorted({t.world for p in paths for t in load_tasks(p)})
+        elif suite:
+            from ..suites import load_suite
+
+            known = load_suite(suite).worlds
         else:
             known = world_names()
         if worlds is None:
-            if paths:
+            if paths or suite:
                 return known
             raise ValueError("worlds: give the worlds to run (or all), or tasks: a directory "
-                             "of task files")
+                             "of task files, or suite: a suite's name")
         if worlds == ["all"]:
             return known
         for name in worlds:
             if name not in known:
                 close = difflib.get_close_matches(name, known, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
-                raise ValueError(f"unknown world {name!r}{hint}")
+                where = f" in suite {suite}" if suite else ""
+                raise ValueError(f"unknown world {name!r}{where}{hint}")
         return list(dict.fromkeys(worlds))
 
     @field_validator("prompts")
@@ -386,6 +435,11 @@ class Sweep(_Strict):
 
         tasks = {}
         found = {}
+        suite = None
+        if self.suite is not None:
+            from ..suites import load_suite
+
+            suite = load_suite(self.suite)
         if self.tasks:
             from ..tasks.store import load_tasks
 
@@ -398,6 +452,8 @@ class Sweep(_Strict):
                 if (world, family) not in found:
                     continue        # an imported environment need not have every family
                 task, located = found[world, family]
+            elif suite is not None and not suite.has(world, family):
+                continue
             else:
                 task, located = load_task(world, family), None
             tasks[world, family] = (task.id, _digest(dump_task(task)), located)
@@ -413,7 +469,7 @@ class Sweep(_Strict):
             base |= {k: v for k, v in (("horizon", self.horizon),
                                        ("max_consecutive_invalid", self.max_consecutive_invalid),
                                        ("ticks_per_action", self.ticks_per_action),
-                                       ("task_file", located))
+                                       ("task_file", located), ("suite", self.suite))
                      if v is not None}
             if self.protocol != "worldtest":
                 base["protocol"] = self.protocol
