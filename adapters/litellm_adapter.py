@@ -6,12 +6,24 @@ routed provider supports it (``get_supported_openai_params``); otherwise it is r
 ``knobs_dropped``. LiteLLM's own retries are off (``num_retries=0``). Importing litellm takes
 seconds and, unless told otherwise, fetches a price map from the network: this module is
 imported only when a litellm adapter is created, with the local map forced.
+
+Every LiteLLM call of the process runs on one event loop, in a thread of its own
+(``_on_litellm_loop``). LiteLLM keeps process-wide state bound to one loop: its logging worker
+queues a success callback for each call and, when a call comes from another loop, moves its
+queue there, re-queueing callbacks the old loop has already started. Episodes run concurrently,
+each on its own loop in its own thread, so a concurrent sweep made it race with itself:
+dozens of "cannot reuse already awaited coroutine" tracebacks on stderr (the results were
+right). On one loop there is nothing to move.
 """
 
 from __future__ import annotations
 
+import asyncio
+import atexit
 import os
+import threading
 import warnings
+from collections.abc import Coroutine
 from typing import Any
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
@@ -94,7 +106,7 @@ class LiteLLMAdapter(Adapter):
             call["api_key"] = "not-needed"
         watch = Stopwatch()
         try:
-            result = await litellm.acompletion(**call)
+            result = await _on_litellm_loop(litellm.acompletion(**call))
         except Exception as exc:
             verdict = _classify(exc)
             if verdict is None:
@@ -137,6 +149,45 @@ class LiteLLMAdapter(Adapter):
             thinking=bool(reasoning or blocks or reasoning_text),
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
             raw_response=scrub(raw), latency_s=latency)
+
+
+_loop: asyncio.AbstractEventLoop | None = None
+_loop_lock = threading.Lock()
+
+
+def _litellm_loop() -> asyncio.AbstractEventLoop:
+    """The one loop LiteLLM's calls run on (module docstring), started on first use."""
+    global _loop
+    with _loop_lock:
+        if _loop is None:
+            loop = asyncio.new_event_loop()
+            thread = threading.Thread(target=loop.run_forever, name="litellm-calls", daemon=True)
+            thread.start()
+            atexit.register(_stop_loop, loop, thread)
+            _loop = loop
+        return _loop
+
+
+async def _on_litellm_loop(call: Coroutine) -> Any:
+    """Await ``call`` on LiteLLM's loop from any other; cancelling the caller (the core's
+    timeout) cancels the call there."""
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call, _litellm_loop()))
+
+
+def _stop_loop(loop: asyncio.AbstractEventLoop, thread: threading.Thread) -> None:
+    """At exit (before LiteLLM's own exit handler, registered earlier): stop LiteLLM's logging
+    worker on the loop it is bound to, then the loop, so nothing is left pending."""
+    from litellm.litellm_core_utils.logging_worker import GLOBAL_LOGGING_WORKER
+
+    async def finish() -> None:
+        await GLOBAL_LOGGING_WORKER.stop(timeout=2.0)
+
+    try:
+        asyncio.run_coroutine_threadsafe(finish(), loop).result(timeout=5.0)
+    except Exception:   # noqa: BLE001 - nothing at exit may raise
+        pass
+    loop.call_soon_threadsafe(loop.stop)
+    thread.join(timeout=5.0)
 
 
 def _classify(exc: BaseException) -> ProviderError | None:
