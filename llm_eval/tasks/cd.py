@@ -1,16 +1,18 @@
 """Change-detection tasks: the modified program beside the world's (``programs/changes/``),
-its trigger, the change in words, and a witness under which the trigger fires and the change
-shows; plus the lock-step comparison validation uses.
+its trigger, its observational change condition, the change in words, and a witness under
+which the trigger fires and the change shows; plus the lock-step comparison validation uses.
 
 ``compare(task, actions)`` plays the original program (no trigger) and the modified one (with
-the trigger) in lock-step and reports the step at which the trigger first held (``T``) and the
-first step whose frames differ.
+the trigger) in lock-step and reports the step at which the trigger first held, the first
+step whose frames differ, and the first frame at which the task's condition holds on the
+modified program (the scored ``T``, WORLDTEST.md 3.2).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..worldtest.scoring import condition_holds
 from .models import CDHidden, CDTask
 from .specs import WorldTaskSpec
 from .trajectory import CHANGES_DIR, make, make_changed
@@ -27,11 +29,15 @@ def program_path(world: str) -> str:
 class Comparison:
     """``trigger_step``: first step (1-based) before which the trigger held, or None;
     ``first_difference``: first step whose frames differ (0: the initial frames), or None;
-    ``steps``: steps played."""
+    ``steps``: steps played; ``condition_step``: first frame (0: the initial state) whose
+    state satisfies the task's condition, or None (also when the task has none);
+    ``condition_error``: why evaluating the condition failed (it is not evaluated again)."""
 
     trigger_step: int | None
     first_difference: int | None
     steps: int
+    condition_step: int | None = None
+    condition_error: str | None = None
 
     @property
     def differs_before_trigger(self) -> bool:
@@ -39,14 +45,26 @@ class Comparison:
             return False
         return self.trigger_step is None or self.first_difference < self.trigger_step
 
+    @property
+    def condition_before_difference(self) -> bool:
+        """The condition held at a frame before any frame differed (a change claimed before
+        anything changed)."""
+        if self.condition_step is None:
+            return False
+        return self.first_difference is None or self.condition_step < self.first_difference
+
 
 def compare(task: CDTask, actions: list[str], *, seed: int | None = None) -> Comparison:
-    """Play ``actions`` on the original and the modified program in lock-step."""
+    """Play ``actions`` on the original and the modified program in lock-step; the condition
+    is evaluated on the modified program's initial state and after every step, as the CD
+    phase does (``scoring.condition_holds``), until it first holds."""
     seed = task.seed if seed is None else seed
     original = make(task.world, seed)
     changed = make_changed(task.world, task.hidden.program, seed, task.hidden.trigger)
+    probe = _ConditionProbe(task.hidden.condition)
     trigger_step = None
     first = 0 if original.frame.grid != changed.frame.grid else None
+    probe.check(changed, 0)
     for t, action in enumerate(actions, 1):
         a, *_ = original.step(action)
         b, *_ = changed.step(action)
@@ -54,11 +72,32 @@ def compare(task: CDTask, actions: list[str], *, seed: int | None = None) -> Com
             trigger_step = t
         if first is None and a.grid != b.grid:
             first = t
-    return Comparison(trigger_step, first, len(actions))
+        probe.check(changed, t)
+    return Comparison(trigger_step, first, len(actions), probe.step, probe.error)
+
+
+class _ConditionProbe:
+    """Evaluates the condition on each frame's state until it first holds or fails."""
+
+    def __init__(self, condition: str | None) -> None:
+        self.condition = condition
+        self.step: int | None = None
+        self.error: str | None = None
+
+    def check(self, world, t: int) -> None:
+        if not self.condition or self.step is not None or self.error is not None:
+            return
+        try:
+            if condition_holds(world.interpreter, self.condition):
+                self.step = t
+        except Exception as exc:   # reported by validation, never a crash of the run
+            self.error = f"the condition fails to evaluate at frame {t}: " \
+                         f"{type(exc).__name__}: {exc}"
 
 
 def build_cd(spec: WorldTaskSpec) -> CDTask:
     """The CD task of a world from its spec (deterministic)."""
     hidden = CDHidden(program=program_path(spec.world), trigger=spec.cd_trigger,
-                      change=spec.cd_change, witness=list(spec.cd_witness))
+                      condition=spec.cd_condition, change=spec.cd_change,
+                      witness=list(spec.cd_witness))
     return CDTask(id=f"{spec.world}-cd", world=spec.world, seed=spec.seed, hidden=hidden)

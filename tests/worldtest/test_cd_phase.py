@@ -1,10 +1,11 @@
-"""The change-detection phase: play, declare after the third step, browse, submit; T."""
+"""The change-detection phase: play, declare after the third step, browse, submit; T is the
+first frame of the current run whose state satisfies the task's condition."""
 
 from __future__ import annotations
 
 import pytest
 
-from llm_eval.worldtest import CDPhase, PhaseStateError, modified_world
+from llm_eval.worldtest import CDPhase, PhaseStateError, TaskProgramError, modified_world
 
 import worldtest_tasks as W
 
@@ -14,9 +15,9 @@ def root(tmp_path):
     return W.write_cd_program(tmp_path)
 
 
-def phase(root, budget: int = 20) -> CDPhase:
-    task = W.cd_task(test_steps=budget)
-    return CDPhase(modified_world(task, root), budget=budget,
+def phase(root, budget: int = 20, condition: str = W.CD_CONDITION) -> CDPhase:
+    task = W.cd_task(test_steps=budget, condition=condition)
+    return CDPhase(modified_world(task, root), condition=task.hidden.condition, budget=budget,
                    declare_after=task.public.min_steps_before_declare)
 
 
@@ -39,26 +40,46 @@ def test_declare_is_refused_before_the_third_step(root):
     assert obs.actions[-1].kind == "declare"
 
 
-def test_change_frame_is_the_first_frame_of_a_tick_where_the_trigger_held(root):
+def test_change_frame_is_the_first_frame_where_the_condition_holds(root):
     p = phase(root)
     p.reset()
-    play(p, ["down", "right"])          # the push makes pushes = 1 at the end of tick 2
+    play(p, ["down", "right"])          # the push makes pushes = 1: the trigger holds from now
     assert p.change is None
-    play(p, ["left"])                   # tick 3 starts with the trigger holding
-    assert p.change == 3
+    play(p, ["noop", "noop"])           # the trigger held, but nothing visible changed
+    assert p.change is None
+    play(p, ["left"])                   # left walks right and pushes again: pushes = 2
+    assert p.change == 5
+    play(p, ["left", "noop"])           # T stays the first frame where it held
+    assert p.change == 5
 
 
-def test_reset_starts_a_new_run_and_forgets_the_trigger(root):
+def test_change_frame_is_the_first_frame_whatever_the_trigger(root):
+    # a condition that holds from frame 2 on, before the trigger has held at all
+    p = phase(root, condition="> (.. (.. pusher origin) y) 1")
+    p.reset()
+    play(p, ["noop", "down", "noop"])
+    assert p.change == 2 and not p.world.interpreter.get_trigger_state()
+
+
+def test_a_condition_holding_on_the_initial_state_is_an_invalid_task(root):
+    p = phase(root, condition="== pushes 0")
+    with pytest.raises(TaskProgramError, match="holds on the initial frame"):
+        p.reset()
+
+
+def test_reset_starts_a_new_run_and_finds_T_again(root):
     p = phase(root)
     p.reset()
     play(p, ["down", "right", "left", "reset"])
     assert p.change is None and p.run == 2 and p.run_steps == 0
     play(p, ["noop", "noop", "noop"])
     assert p.change is None
+    play(p, ["down", "right", "left"])  # frames 4, 5, 6 of the new run
+    assert p.change == 6
 
 
 @pytest.mark.parametrize(("submitted", "raw"), [(0, -1.0), (1, -1.0), (2, 1.0), (3, 1.0),
-                                                (5, 0.8316)])
+                                                (4, 0.9452), (5, 0.8316)])
 def test_submission_is_scored_against_T(root, submitted, raw):
     p = phase(root)
     p.reset()
@@ -72,7 +93,16 @@ def test_submission_is_scored_against_T(root, submitted, raw):
     assert p.score == max(0.0, reward)
 
 
-def test_declaring_before_the_trigger_is_a_false_alarm(root):
+def test_submissions_after_a_reset_are_scored_against_the_new_run(root):
+    p = phase(root)
+    p.reset()
+    play(p, ["down", "right", "left", "reset", "noop", "down", "right", "left", "declare"])
+    assert p.change == 4
+    _, reward, terminated, _, info = p.step("submit 3")    # T - 1 of this run
+    assert terminated and reward == 1.0 and info["change_frame"] == 4
+
+
+def test_declaring_before_the_condition_holds_is_a_false_alarm(root):
     p = phase(root)
     p.reset()
     play(p, ["noop", "noop", "noop", "declare"])
@@ -109,7 +139,8 @@ def test_never_submitting_gives_raw_zero(root):
         p.step("submit 3")
 
 
-def test_a_world_without_trigger_is_refused():
+@pytest.mark.parametrize("condition", [None, ""])
+def test_a_test_without_a_condition_is_refused(condition):
     from llm_eval.worlds import make_world
-    with pytest.raises(ValueError, match="trigger"):
-        CDPhase(make_world("warehouse", seed=3), budget=5)
+    with pytest.raises(ValueError, match="condition"):
+        CDPhase(make_world("warehouse", seed=3), condition=condition, budget=5)

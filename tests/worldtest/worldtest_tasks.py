@@ -4,8 +4,9 @@
   last two frames; option 2 is the truth, the others are distinct recolourings.
 - ``cd_task(root)``: a modified warehouse, written under ``root/changes/warehouse.sexp``, in
   which ``left`` walks right once the trigger ``> pushes 0`` has held. With the witness
-  ``down, right, left`` the trigger first holds at the start of tick 3, so T = 3, and frame 3
-  is the first that differs from the original.
+  ``down, right, left`` the trigger first holds at the start of tick 3, and frame 3 is the
+  first that differs from the original: the left pushes the crate a second time, so the
+  condition ``> pushes 1`` first holds there and T = 3.
 - ``planning_task()``: push the crate at (2,2) onto the ice so that it slides to (5,2)
   (witness ``down, right, right``; the first and last frames differ on the masked cells).
 """
@@ -22,6 +23,7 @@ MFP_ACTIONS = ["down", "right", "right", "noop", "up", "left"]
 MFP_ANSWER = 2
 MASK = {"x": 3, "y": 1, "width": 2, "height": 2}
 CD_TRIGGER = "> pushes 0"
+CD_CONDITION = "> pushes 1"
 CD_WITNESS = ["down", "right", "left"]
 CD_CHANGE = "after the first push, left walks right"
 PLANNING_WITNESS = ["down", "right", "right"]
@@ -91,12 +93,13 @@ def write_cd_program(root: Path) -> Path:
     return root
 
 
-def cd_task(test_steps: int = 20, program: str = "changes/warehouse.sexp"):
+def cd_task(test_steps: int = 20, program: str = "changes/warehouse.sexp",
+            condition: str = CD_CONDITION):
     return parse_task({
         "id": "warehouse-cd-test", "world": "warehouse", "family": "cd", "seed": SEED,
         "budgets": {"interaction_steps": 30, "test_steps": test_steps},
-        "hidden": {"program": program, "trigger": CD_TRIGGER, "change": CD_CHANGE,
-                   "witness": CD_WITNESS}})
+        "hidden": {"program": program, "trigger": CD_TRIGGER, "condition": condition,
+                   "change": CD_CHANGE, "witness": CD_WITNESS}})
 
 
 def planning_task(horizon: int = 8):
