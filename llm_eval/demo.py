@@ -61,22 +61,24 @@ def run_demo(out: str | Path, *, worlds=DEMO_WORLDS, seeds=DEMO_SEEDS,
     """Run the demo into ``out`` (module docstring; ``options`` go to ``run_sweep``:
     progress, Ctrl-C)."""
     from .replay import run_recorded
+    from .runlock import hold_run_dir
     from .runstore import STORE_FILE, RunStore
     from .sweep import run_sweep
 
     out = Path(out)
     start = time.perf_counter()
     result = DemoResult(out)
-    report = run_sweep(demo_spec(worlds, seeds), out, **options)
-    result.executed += len(report.executed)
-    result.skipped += len(report.skipped)
-    result.stopped = report.stopped_by_user
-    for path in [] if result.stopped else \
-            recorded_transcripts() if transcripts is None else transcripts:
-        report = run_recorded(path, out)
+    with hold_run_dir(out):   # one writer for the whole demo
+        report = run_sweep(demo_spec(worlds, seeds), out, **options)
         result.executed += len(report.executed)
         result.skipped += len(report.skipped)
-    with RunStore(out / STORE_FILE) as store:
+        result.stopped = report.stopped_by_user
+        for path in [] if result.stopped else \
+                recorded_transcripts() if transcripts is None else transcripts:
+            report = run_recorded(path, out)
+            result.executed += len(report.executed)
+            result.skipped += len(report.skipped)
+    with RunStore(out / STORE_FILE, readonly=True) as store:
         result.rows = [row for run in store.runs() for row in store.jobs(run["id"])]
     result.seconds = time.perf_counter() - start
     return result
@@ -123,7 +125,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"writing to {out}/", flush=True)
     from .sweep.progress import make_progress
 
-    result = run_demo(out, handle_sigint=True, progress=make_progress(enabled=not args.quiet))
+    from .runstore import RunStoreError
+
+    try:
+        result = run_demo(out, handle_sigint=True,
+                          progress=make_progress(enabled=not args.quiet))
+    except RunStoreError as exc:   # another writer holds the directory, or not a store
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return 2
     if result.stopped:
         print(f"stopped; run the demo again (llm-eval demo --out {out}) to finish it",
               file=sys.stderr)

@@ -13,8 +13,18 @@ running the same spec again, or ``resume(run_dir)``, finishes a run. A job whose
 shows its episode finished (a score, then ``end`` done) although the store still has it
 ``running`` (the process was killed between the two) is recorded as done from the
 transcript, not run again. A job another run of the same directory already did (same job id)
-is marked done with that result (``RunStore.adopt_done``), never run twice. Episodes run in a
-pool of worker threads as large as the sum of the provider limits.
+is marked done with that result (``RunStore.adopt_done``), never run twice. Model-bound
+episodes run in a pool of worker threads as large as the sum of the provider limits; the
+CPU-bound ones of the local agents (random, oracle) in worker processes (``workers.py``), one
+per core by default (``processes``: how many; 0 runs them in threads too), so a sweep of them
+uses every core. Only this process writes the run store.
+
+One writer per run directory: a run holds the directory's lock (``runlock``) from start to
+end (``resume`` for all its runs), so a second ``run``, ``--resume`` or ``demo`` on the same
+directory is refused at once (``RunDirBusy``, naming the holder). Inside, a job is marked
+``running`` in the store (a transaction that refuses a job already done) before its
+transcript is touched; an earlier execution's transcript is moved aside, never truncated, and
+the new one is created afresh (``O_EXCL``). ``spec.json`` is written atomically.
 
 A spend cap needs a price for every provider model of the spec (``unpriced_models``; a
 ``SpecError`` before anything runs otherwise), and is checked against the live spend (every
@@ -33,19 +43,25 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
+import os
 import signal
 import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable
 
+from ..atomic import write_atomic
 from ..errors import LlmEvalError
+from ..runlock import hold_run_dir
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from .job import JobOutcome, execute_job
 from .progress import Progress
-from .spec import Job, SpecError, Sweep, job_id, provider_of
+from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, job_id, provider_of
+from .workers import (STOPPED_BY_USER, WORKER_HINT, EpisodeProcesses, can_start_workers,
+                      default_processes)
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
            "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]
@@ -80,11 +96,19 @@ def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
 
 
 def _keep_earlier(path: Path, executions: int) -> None:
-    """Move the transcript of an earlier execution aside before the job runs again."""
+    """Move the transcript of an earlier execution aside before the job runs again, and
+    create the new one empty: never over an existing file (``O_EXCL``), so no transcript is
+    ever truncated."""
     if path.exists():
         attempts = path.parent / ATTEMPTS_DIR
         attempts.mkdir(exist_ok=True)
         path.replace(attempts / f"{path.stem}.{executions}.jsonl")
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+    except FileExistsError:
+        raise RunStoreError(f"{path}: another process wrote this transcript while the job "
+                            f"started; is another program writing to the run "
+                            f"directory?") from None
 
 
 @dataclass
@@ -103,6 +127,7 @@ class RunReport:
     interrupted: list[str] = field(default_factory=list)   # executions stopped and requeued
     recovered: list[str] = field(default_factory=list)     # finished before a kill, recorded
     adopted: list[str] = field(default_factory=list)       # done by another run of the dir
+    processes: int = 0   # worker processes the local jobs ran in (0: threads)
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -127,20 +152,22 @@ def resume(run_dir: str | Path, *, spend_cap: float | None = None,
     path = run_dir / STORE_FILE
     if not path.is_file():
         raise RunStoreError(f"{run_dir}: not a run directory (no {STORE_FILE})")
-    with RunStore(path) as store:
-        runs = store.runs()
-        unfinished = [run for run in runs
-                      if sum(n for status, n in store.counts(run["id"]).items()
-                             if status != "done")]
-    if not runs:
-        raise RunStoreError(f"{path}: no run recorded")
-    reports = []
-    for run in unfinished:
-        data = run["spec"] if spend_cap is None else {**run["spec"], "spend_cap_usd": spend_cap}
-        spec = Sweep.from_data(data, f"{path} (run {run['id']})")
-        reports.append(run_sweep(spec, run_dir, **kwargs))
-        if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
-            break
+    with hold_run_dir(run_dir):   # one lock for all the runs it finishes
+        with RunStore(path) as store:
+            runs = store.runs()
+            unfinished = [run for run in runs
+                          if sum(n for status, n in store.counts(run["id"]).items()
+                                 if status != "done")]
+        if not runs:
+            raise RunStoreError(f"{path}: no run recorded")
+        reports = []
+        for run in unfinished:
+            data = run["spec"] if spend_cap is None else \
+                {**run["spec"], "spend_cap_usd": spend_cap}
+            spec = Sweep.from_data(data, f"{path} (run {run['id']})")
+            reports.append(run_sweep(spec, run_dir, **kwargs))
+            if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
+                break
     return reports
 
 
@@ -174,7 +201,8 @@ def check_ready(spec: Sweep) -> None:
 async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                           execute: Callable[..., JobOutcome] = execute_job,
                           stop: threading.Event | None = None, handle_sigint: bool = False,
-                          progress: Progress | None = None, check: bool = False) -> RunReport:
+                          progress: Progress | None = None, check: bool = False,
+                          processes: int | None = None) -> RunReport:
     run_dir = Path(run_dir)
     if check:
         check_ready(spec)
@@ -184,13 +212,22 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                         f"spend{'s' if len(unpriced) == 1 else ''}: the price table ({table}) "
                         f"has no price for {'it' if len(unpriced) == 1 else 'them'}; run "
                         f"without a spend cap or price the model in the table")
+    with hold_run_dir(run_dir):
+        return await _run_locked(spec, run_dir, execute=execute, stop=stop,
+                                 handle_sigint=handle_sigint, progress=progress,
+                                 processes=processes)
+
+
+async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobOutcome],
+                      stop: threading.Event | None, handle_sigint: bool,
+                      progress: Progress | None, processes: int | None) -> RunReport:
+    """``run_sweep_async`` once the run directory's lock is held."""
     transcripts = run_dir / TRANSCRIPTS_DIR
     transcripts.mkdir(parents=True, exist_ok=True)
     jobs = {job.id: job for job in spec.expand()}
     run_id = job_id({"jobs": sorted(jobs)})
     report = RunReport(run_id, run_dir, run_dir / STORE_FILE, transcripts)
-    (run_dir / SPEC_FILE).write_text(json.dumps(spec.canonical(), indent=1, sort_keys=True),
-                                     encoding="utf-8")
+    write_atomic(run_dir / SPEC_FILE, json.dumps(spec.canonical(), indent=1, sort_keys=True))
     stop = stop if stop is not None else threading.Event()
     progress = progress if progress is not None else Progress()
     with RunStore(report.store_path) as store, _sigint_stops(stop, handle_sigint, report):
@@ -213,11 +250,14 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
 
         def stop_reason(paid: bool = True) -> str | None:
             if stop.is_set():
-                return "stopped by the user (Ctrl-C)"
+                return STOPPED_BY_USER
             if paid and meter.reached():   # the local agents and replays spend nothing
                 report.stopped_by_spend_cap = True
                 return f"the spend cap (${spec.spend_cap_usd:g}) was reached"
             return None
+
+        def in_process(job: Job) -> bool:
+            return pool is not None and execute is execute_job and job.model in LOCAL_AGENTS
 
         async def one(row: JobRow) -> None:
             job = jobs.get(row.id) or Job(row.id, row.settings)
@@ -229,15 +269,26 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                 if stop_reason(paid):
                     return
                 relative = f"{TRANSCRIPTS_DIR}/{job.id}.jsonl"
+                try:
+                    store.start(run_id, job.id, relative)   # refuses a job already done
+                except RunStoreError:   # moved by another writer: leave it and its files
+                    report.skipped.append(job.id)
+                    return
                 _keep_earlier(run_dir / relative, row.executions)
-                store.start(run_id, job.id, relative)
                 report.executed.append(job.id)
                 progress.started(job)
                 live = meter.job(job.id)
                 try:
-                    outcome = await loop.run_in_executor(workers, functools.partial(
-                        execute, job, spec, run_dir / relative, run_id=run_id,
-                        stop=functools.partial(stop_reason, paid), on_call=live))
+                    if in_process(job):
+                        outcome = await asyncio.wrap_future(
+                            pool.submit(job, spec, run_dir / relative, run_id))
+                    else:
+                        outcome = await loop.run_in_executor(threads, functools.partial(
+                            execute, job, spec, run_dir / relative, run_id=run_id,
+                            stop=functools.partial(stop_reason, paid), on_call=live))
+                except BrokenProcessPool as exc:
+                    outcome = JobOutcome("failed", error=f"its worker process died ({exc}); "
+                                         f"{WORKER_HINT}")
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)
@@ -254,20 +305,42 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                                usage=outcome.usage, cost_usd=outcome.cost_usd)
                 progress.finished(job, outcome, spent=meter.total())
 
+        queued_jobs = [jobs.get(r.id) or Job(r.id, r.settings) for r in queued]
+        size = _pool_size(processes, spec, queued_jobs, execute)
+        pool = EpisodeProcesses(size, stop) if size else None
+        report.processes = size
         # one worker thread per episode the provider limits allow at once (the loop's
         # default pool would cap them at min(32, cpus + 4))
-        providers = {(jobs.get(r.id) or Job(r.id, r.settings)).provider for r in queued}
+        threaded = {job.provider for job in queued_jobs if not in_process(job)}
         loop = asyncio.get_running_loop()
-        workers = ThreadPoolExecutor(max_workers=max(1, sum(map(spec.limit_for, providers))),
+        threads = ThreadPoolExecutor(max_workers=max(1, sum(map(spec.limit_for, threaded))),
                                      thread_name_prefix="episode")
+        aborted = True
         try:
             await asyncio.gather(*(one(row) for row in queued))
+            aborted = False
         finally:
             progress.end()
-            workers.shutdown(wait=True)
+            if pool is not None:
+                pool.close(abort=aborted)
+            threads.shutdown(wait=True)
         report.stopped_by_user = stop.is_set()
         report.rows = store.jobs(run_id)
     return report
+
+
+def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> int:
+    """How many worker processes the local jobs get: ``processes`` when given, else one
+    per core up to the local limit and the number of jobs; 0 (threads) when that is one,
+    when ``execute`` is not ``execute_job``, or when workers cannot start (``__main__`` is
+    not a file they could import, e.g. a script read from standard input)."""
+    local = sum(job.model in LOCAL_AGENTS for job in jobs)
+    if execute is not execute_job or not local or processes == 0 or not can_start_workers():
+        return 0
+    if processes is not None:
+        return processes
+    size = min(default_processes(), spec.limit_for("local"), local)
+    return size if size > 1 else 0
 
 
 def _price_table_name() -> str:

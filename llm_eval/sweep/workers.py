@@ -1,0 +1,152 @@
+"""Episodes on every core: the local agents' jobs in worker processes.
+
+Random and oracle episodes make no model call; all their time is CPU (the world's ticks, the
+oracle's simulation and search, the transcript), so in threads they share one GIL.
+``EpisodeProcesses(n, stop)`` is a pool of ``n`` worker processes that run such jobs with
+``execute_job``: each writes its job's transcript, as a thread would, and hands the
+``JobOutcome`` back to the scheduler, which records it: the parent stays the only writer of
+the run store. Model-bound jobs stay in threads, waiting on their providers concurrently.
+
+The processes start from a fork server that has imported the episode code once
+('forkserver'; 'spawn' where there is none): forking the scheduler itself, which has threads
+running, is unsafe. A worker ignores Ctrl-C (the scheduler handles it): the scheduler's
+``stop`` event is mirrored into one the workers read before each observation, so a running
+episode ends ``interrupted`` exactly as in a thread. A worker exits as soon as the scheduler
+ends, however it ends (it watches the scheduler's pid), so a run killed outright leaves no
+episode running on its own; the fork server then exits too.
+
+Results do not depend on where a job runs: an episode's only randomness is its seeds.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import select
+import signal
+import sys
+import threading
+import time
+from concurrent.futures import Future, ProcessPoolExecutor
+from pathlib import Path
+
+from .job import JobOutcome, execute_job
+from .spec import Job, Sweep
+
+__all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "STOPPED_BY_USER",
+           "WORKER_HINT"]
+
+STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
+WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
+               "'__main__': (worker processes import it), or pass processes=0")
+# imported once by the fork server, so a worker starts with the episode code loaded
+PRELOAD = ["llm_eval.sweep.job", "llm_eval.sweep.workers", "llm_eval.worldtest.episode",
+           "llm_eval.worldtest.programs", "llm_eval.agents", "llm_eval.tasks.store",
+           "llm_eval.transcripts"]
+
+_stop_event = None   # in a worker: the scheduler's stop, mirrored
+
+
+def default_processes() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return max(1, os.cpu_count() or 1)
+
+
+def can_start_workers() -> bool:
+    """Whether worker processes can start here: they import ``__main__`` as the parent did,
+    which needs a module name or a file (not ``<stdin>``)."""
+    main = sys.modules.get("__main__")
+    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
+        return True
+    path = getattr(main, "__file__", None)
+    return path is None or os.path.isfile(path)
+
+
+def _context():
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _end_with(scheduler_pid: int) -> None:
+    """In a worker: exit at once when the scheduler ends, however it ends. A worker's parent
+    is the fork server, which outlives a killed scheduler as long as its workers do, so the
+    worker watches the scheduler itself (a pidfd where there is one, else polling)."""
+    try:
+        pidfd = os.pidfd_open(scheduler_pid)
+    except (AttributeError, OSError):
+        pidfd = None
+
+    def watch() -> None:
+        if pidfd is not None:
+            select.select([pidfd], [], [])
+        else:
+            while True:
+                time.sleep(0.2)
+                try:
+                    os.kill(scheduler_pid, 0)
+                except ProcessLookupError:
+                    break
+                except PermissionError:
+                    pass
+        os._exit(1)   # no cleanup: the episode ends here, as a killed thread's would
+
+    threading.Thread(target=watch, name="scheduler-watch", daemon=True).start()
+
+
+def _start_worker(stop_event, scheduler_pid: int) -> None:
+    global _stop_event
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _end_with(scheduler_pid)
+    _stop_event = stop_event
+
+
+def _stop() -> str | None:
+    return STOPPED_BY_USER if _stop_event is not None and _stop_event.is_set() else None
+
+
+def run_job(job: Job, spec: Sweep, transcript: str, run_id: str) -> JobOutcome:
+    """In a worker: play ``job`` into ``transcript`` (``execute_job`` with the mirrored stop)."""
+    return execute_job(job, spec, Path(transcript), run_id=run_id, stop=_stop)
+
+
+class EpisodeProcesses:
+    """A pool of ``size`` worker processes for local jobs (module docstring); ``stop`` is
+    the scheduler's stop event."""
+
+    def __init__(self, size: int, stop: threading.Event) -> None:
+        context = _context()
+        self._stop = stop
+        self._mirrored = context.Event()
+        self._closed = threading.Event()
+        self._pool = ProcessPoolExecutor(max_workers=size, mp_context=context,
+                                         initializer=_start_worker,
+                                         initargs=(self._mirrored, os.getpid()))
+        self._mirror = threading.Thread(target=self._mirror_stop, name="stop-mirror",
+                                        daemon=True)
+        self._mirror.start()
+
+    def _mirror_stop(self) -> None:
+        while not self._closed.is_set():
+            if self._stop.wait(0.05):
+                self._mirrored.set()
+                return
+
+    def submit(self, job: Job, spec: Sweep, transcript: Path, run_id: str) -> Future:
+        return self._pool.submit(run_job, job, spec, str(transcript), run_id)
+
+    def close(self, *, abort: bool = False) -> None:
+        """Wait for the running episodes (they end soon once ``stop`` is set); ``abort``
+        (a second Ctrl-C, an error) ends them at once instead."""
+        self._closed.set()
+        if abort:
+            # the executor has no public way to end its workers (Python 3.14 adds one)
+            for process in list(getattr(self._pool, "_processes", {}).values()):
+                process.terminate()
+        self._pool.shutdown(wait=not abort, cancel_futures=True)
+        self._mirror.join()
