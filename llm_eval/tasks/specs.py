@@ -228,6 +228,26 @@ TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
 )}
 
 
+def _world_specs() -> dict[str, WorldTaskSpec]:
+    """The specs of ``world_specs/<world>.py`` (one module per world, each with ``SPEC``)."""
+    import importlib
+    import pkgutil
+
+    from . import world_specs
+
+    found = {}
+    for module in sorted(m.name for m in pkgutil.iter_modules(world_specs.__path__)):
+        spec = importlib.import_module(f"{world_specs.__name__}.{module}").SPEC
+        if spec.world != module:
+            raise ValueError(f"llm_eval/tasks/world_specs/{module}.py: SPEC is for world "
+                             f"{spec.world!r}; the module must be named after its world")
+        found[spec.world] = spec
+    return found
+
+
+TASK_SPECS.update(_world_specs())
+
+
 def task_spec(world: str) -> WorldTaskSpec:
     """The hand-written task data of a bundled world (``KeyError`` names the world)."""
     try:
