@@ -71,7 +71,11 @@ def hold_run_dir(run_dir: str | Path) -> Iterator[Path]:
     import fcntl
 
     run_dir = Path(run_dir)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        run_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RunStoreError(f"{run_dir}: cannot make the run directory: "
+                            f"{exc.strerror or exc}") from None
     path = (run_dir / LOCK_FILE).resolve()
     me = threading.get_ident()
     with _guard:
@@ -82,15 +86,20 @@ def hold_run_dir(run_dir: str | Path) -> Iterator[Path]:
                                  f"{os.getpid()}) is writing to this run directory")
             entry[2] += 1
         else:
-            fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+            except OSError as exc:   # e.g. a read-only directory: nothing can be run there
+                raise RunStoreError(f"{run_dir}: cannot write to the run directory "
+                                    f"({exc.strerror or exc}); a run needs to write its "
+                                    f"store and transcripts there") from None
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except OSError:
                 os.close(fd)
                 raise RunDirBusy(f"{run_dir}: another llm-eval is writing to this run "
                                  f"directory ({_describe(_holder_when_written(run_dir))}); "
-                                 f"wait for it to end or stop it, then run again (llm-eval "
-                                 f"run --resume {run_dir} finishes what it left)") from None
+                                 f"wait for it to end, or stop it and finish its jobs with "
+                                 f"llm-eval run --resume {run_dir}") from None
             holder = {"pid": os.getpid(), "host": socket.gethostname(),
                       "started_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                       "command": shlex.join([Path(sys.argv[0]).name, *sys.argv[1:]])
