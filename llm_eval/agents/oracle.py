@@ -150,7 +150,7 @@ class OracleAgent:
         self.search = search_plan(world, view.goal.grid, view.mask,
                                   min(view.horizon, observation.budget_left), self.limits)
         if self.search.plan is None:
-            self.notes.append(f"no plan found ({self.search.expanded} states expanded in "
-                              f"{self.search.seconds:.1f} s)")
+            self.notes.append(f"no plan found ({self.search.expanded} states expanded, "
+                              f"limit {self.limits.max_expanded})")
             return []
         return list(self.search.plan)

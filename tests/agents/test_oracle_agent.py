@@ -3,6 +3,8 @@ planner on every shipped planning task."""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 
 from llm_eval.agents import (OracleAgent, SearchLimits, cd_change_frame, goal_distance,
@@ -72,8 +74,57 @@ def test_search_respects_the_horizon_and_reports_failure():
     assert not search_plan(world, task.public.goal, task.public.mask, 2).found
     impossible = [["red"] * 7 for _ in range(7)]
     result = search_plan(world, impossible, [[True] * 7] * 7, 5,
-                         SearchLimits(max_expanded=50, max_seconds=10))
+                         SearchLimits(max_expanded=50))
     assert not result.found and result.expanded <= 51
+
+
+class _CpuHog:
+    """A busy thread competing for the search's core (and the GIL) while it runs."""
+
+    def __init__(self) -> None:
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._spin, daemon=True)
+
+    def _spin(self) -> None:
+        while not self.stop.is_set():
+            sum(range(1000))
+
+    def __enter__(self) -> "_CpuHog":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop.set()
+        self.thread.join()
+
+
+def test_search_stops_on_states_expanded_whatever_the_load():
+    """The budget is a count: a tiny one ends the search at the same state, loaded or not."""
+    task = next(t for t in all_tasks() if t.id == "warehouse-planning")   # needs 449
+
+    def search():
+        world = make_world("warehouse", seed=task.seed)
+        world.reset()
+        return search_plan(world, task.public.goal, task.public.mask, task.public.horizon,
+                           SearchLimits(max_expanded=25))
+    quiet = search()
+    with _CpuHog():
+        loaded = search()
+    assert loaded == quiet
+    assert not quiet.found and quiet.expanded == 25
+
+
+def test_oracle_plan_under_a_tight_budget_is_the_same_whatever_the_load():
+    task = next(t for t in all_tasks() if t.id == "easel-planning")
+
+    def play():
+        agent = OracleAgent(task, limits=SearchLimits(max_expanded=30))
+        result = run_episode(task, agent)
+        return result.score, [r.action for r in result.records], agent.search
+    quiet = play()
+    with _CpuHog():
+        loaded = play()
+    assert loaded == quiet and quiet[0] == 1.0
 
 
 def test_oracle_quits_when_no_plan_exists():
@@ -98,7 +149,7 @@ SHIPPED = all_tasks()
 @pytest.mark.parametrize("task", [t for t in SHIPPED if t.family == "planning"],
                          ids=lambda t: t.id)
 def test_oracle_solves_every_shipped_planning_task(task):
-    agent = OracleAgent(task, limits=SearchLimits(max_seconds=60))
+    agent = OracleAgent(task)
     result = run_episode(task, agent)
     assert result.score == 1.0, agent.notes
 
