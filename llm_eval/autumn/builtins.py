@@ -14,6 +14,7 @@ from .values import (AList, Builtin, Scope, CellV, Lambda, Obj, Pos, RElem, Boun
                      POSITION_T, infer_tag, list_tag, truthy, type_str)
 from . import syntax as S
 from .compiler import wrap32
+from .runtime import MAX_GRID_SIZE
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -86,10 +87,11 @@ def install_builtins(rt: "Runtime") -> None:
     G = rt.G
 
     def unary(f, env, count: int, name: str):
-        """A fast ``x -> f(x)`` for list builtins: one-parameter lambdas run their body
-        directly in a fresh call scope, skipping the generic call path."""
+        """A fast ``x -> f(x)`` for list builtins, charging the ``count`` elements it will
+        see: one-parameter lambdas run their body directly in a fresh call scope, skipping
+        the generic call path."""
+        rt.count_work(count)
         if f.__class__ is Lambda and len(f.params) == 1:
-            rt.count_calls(count)
             p, body = f.params[0], f.body
             return lambda x: body(Scope({p: x}, env))
         _function(name, f)
@@ -99,6 +101,8 @@ def install_builtins(rt: "Runtime") -> None:
         n = G.vars.get("GRID_SIZE")
         if n.__class__ is not int:
             raise _fail(f"GRID_SIZE must be a Number, got a {_kind(n)}")
+        if not 0 < n <= MAX_GRID_SIZE:
+            rt.check_grid_size(n)
         return n
 
     def b_map(env, args):
@@ -132,6 +136,7 @@ def install_builtins(rt: "Runtime") -> None:
         _need("foldl", args, 3, "f init list")
         f, acc, xs = args[0], args[1], _list("foldl", args[2])
         _function("foldl", f)
+        rt.count_work(len(xs))
         for x in xs:
             acc = call(f, [acc, x], env)
         return acc
@@ -196,6 +201,7 @@ def install_builtins(rt: "Runtime") -> None:
         a, b = _list("arrayEqual", args[0]), _list("arrayEqual", args[1])
         if len(a) != len(b):
             raise _fail(f"arrayEqual: lists of different lengths ({len(a)} and {len(b)})")
+        rt.count_work(len(a))
         return _appended([rt.eq(x, y) for x, y in zip(a, b)])
 
     def b_sqrt(env, args):
@@ -212,7 +218,9 @@ def install_builtins(rt: "Runtime") -> None:
     def b_any(env, args):
         _need("any", args, 1, "f list")
         if len(args) == 1:
-            return any(truthy(x) for x in _list("any", args[0]))
+            xs = _list("any", args[0])
+            rt.count_work(len(xs))
+            return any(truthy(x) for x in xs)
         f, xs = args[0], _list("any", args[1])
         if not isinstance(f, _FUNC):
             raise _fail(f"any: the first of two arguments must be a function, got a {_kind(f)}")
@@ -305,9 +313,11 @@ def install_builtins(rt: "Runtime") -> None:
             g = unary(what, env, len(xs), "removeObj")
             kept = [x for x in xs if not truthy(g(x))]
         elif what.__class__ is AList:
+            rt.count_work(len(xs) + len(what))
             idents = {w.ident for w in what if hasattr(w, "ident")}
             kept = [x for x in xs if getattr(x, "ident", None) not in idents]
         elif hasattr(what, "ident") and what.__class__ is not Builtin:
+            rt.count_work(len(xs))
             ident = what.ident
             kept = [x for x in xs if getattr(x, "ident", None) != ident]
         else:
@@ -414,6 +424,7 @@ def install_builtins(rt: "Runtime") -> None:
             if v.__class__ is Obj:
                 out.append(v)
             elif v.__class__ is AList:
+                rt.count_work(len(v))
                 for x in v:
                     collect(x)
         for name in rt.global_order.order:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..errors import AutumnError, AutumnSyntaxError
+from ..errors import AutumnError
 from . import syntax as S
 from .builtins import NATIVE_ORDER
 
@@ -14,17 +14,18 @@ _HOST_NAMES = {"click", "cacheRendered", "SpecialConditionTriggered", "e"}
 def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[AutumnError]:
     """Every problem found: syntax errors (all statements), names defined nowhere, then a
     trial load and one tick. An empty list means the program loads and runs a tick."""
-    from .interpreter import Interpreter
+    from .interpreter import Interpreter, guard
 
     problems: list[AutumnError] = []
     try:
-        statements = S.parse_statements(text, path, collect=problems)
-    except AutumnSyntaxError as e:
+        with guard(path):   # as when running: nesting too deep for Python is a limit error
+            statements = S.parse_statements(text, path, collect=problems)
+    except AutumnError as e:
         return [e]
     problems.extend(_undefined_names(statements, path))
     if problems:
         return sorted(problems, key=lambda e: (e.line or 0, e.column or 0))
-    it = Interpreter(tick_budget_s=5.0)
+    it = Interpreter()
     try:
         it.run_script(text, seed=seed, path=path)
     except AutumnError as e:

@@ -453,7 +453,7 @@ class Compiler:
         else:
             fname, fast = None, [False]
         globals_ref = rt.globals_ref
-        check_time = rt.check_time
+        over_budget = rt.over_budget
         if len(args) == 1:
             a0 = args[0]
 
@@ -467,9 +467,9 @@ class Compiler:
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 1:
-                            rt.calls += 1
-                            if not rt.calls & 1023:
-                                check_time()
+                            rt.work_left -= 1
+                            if rt.work_left < 0:
+                                over_budget()
                             return f.body(Scope({params[0]: x}, env))
                     elif c is Builtin:
                         return f.fn(env, [x])
@@ -491,9 +491,9 @@ class Compiler:
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 2:
-                            rt.calls += 1
-                            if not rt.calls & 1023:
-                                check_time()
+                            rt.work_left -= 1
+                            if rt.work_left < 0:
+                                over_budget()
                             return f.body(Scope({params[0]: x, params[1]: y}, env))
                     elif c is Builtin:
                         return f.fn(env, [x, y])
@@ -516,9 +516,9 @@ class Compiler:
                     if c is LambdaV:
                         params = f.params
                         if len(params) == 3:
-                            rt.calls += 1
-                            if not rt.calls & 1023:
-                                check_time()
+                            rt.work_left -= 1
+                            if rt.work_left < 0:
+                                over_budget()
                             return f.body(Scope({params[0]: x, params[1]: y, params[2]: z},
                                                 env))
                     elif c is Builtin:

@@ -414,10 +414,10 @@ def _base_globals(rt) -> dict:
         "LambdaV": LambdaV, "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
         "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
         "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
-        "CHECK_TIME": rt.check_time, "FUNCS": _func_types(),
+        "OVER_BUDGET": rt.over_budget, "FUNCS": _func_types(),
         "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
         "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
-        "COUNT_CALLS": rt.count_calls, "APPENDED": _appended(), "INFER_TAG": infer_tag,
+        "COUNT_WORK": rt.count_work, "APPENDED": _appended(), "INFER_TAG": infer_tag,
     }
 
 

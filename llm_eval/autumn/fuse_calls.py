@@ -81,7 +81,7 @@ class CallEmitter:
         """map, filter, any, updateObj and removeObj over a lambda literal: the loop of the
         builtin with the lambda's body inline (builtins.py does the same per element)."""
         x, out = self.temp(), self.temp()
-        self.line(f"COUNT_CALLS(len({xs}))")
+        self.line(f"COUNT_WORK(len({xs}))")
         self.line(f"{out} = []" if kind != "any" else f"{t} = False")
         self.line(f"for {x} in {xs}:")
         self.open_block()
@@ -188,7 +188,7 @@ class CallEmitter:
         lam = None if fname == "Position" else self.inline_target(fname, n)
         if lam is not None:
             # the program's own definition of this name: run its body right here
-            # (not counted against the time budget: an inlined body cannot recurse, and the
+            # (not counted against the work budget: an inlined body cannot recurse, and the
             # calls it makes are counted)
             self.line(f"{first} {c} is LambdaV and {f}.node is {self.obj(lam)}:")
             self.open_block()
@@ -198,8 +198,8 @@ class CallEmitter:
             first = "elif"
         self.line(f"{first} {c} is LambdaV and len({f}.params) == {n}:")
         self.open_block()
-        self.line("rt.calls += 1")
-        self.line("if not rt.calls & 1023: CHECK_TIME()")
+        self.line("rt.work_left -= 1")
+        self.line("if rt.work_left < 0: OVER_BUDGET()")
         binds = ", ".join(f"{f}.params[{i}]: {a}" for i, a in enumerate(args))
         self.line(f"{t} = {f}.body(Scope({{{binds}}}, {self.env()}))")
         self.after_call()

@@ -21,7 +21,7 @@ from .compiler import Compiler, reads_only
 from .frame import Frame
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
-from .runtime import Handler, Limits, Runtime
+from .runtime import DEFAULT_WORK_BUDGET, Handler, Limits, Runtime
 from .values import (Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
                      truthy, CELL_T, POSITION_T, list_tag)
 
@@ -133,8 +133,11 @@ def _in_trigger(error: AutumnError, own: set) -> AutumnError:
 
 
 @contextmanager
-def _guard(path: str | None):
-    """Turn anything unexpected into our typed errors, and stamp errors with the path."""
+def guard(path: str | None):
+    """Turn anything unexpected into our typed errors, and stamp errors with the path.
+
+    Every entry point that reads or runs a program goes through this (``check_program``
+    too), so Python's recursion limit and memory errors never surface as tracebacks."""
     try:
         yield
     except AutumnError as e:
@@ -142,8 +145,8 @@ def _guard(path: str | None):
             e.path = path
         raise
     except RecursionError:
-        raise AutumnLimitError("the program nests too deeply (unbounded recursion?)",
-                               path=path) from None
+        raise AutumnLimitError("the program nests too deeply (unbounded recursion, or "
+                               "expressions nested thousands deep)", path=path) from None
     except MemoryError:
         raise AutumnLimitError("the program ran out of memory", path=path) from None
     except Exception as e:  # a bug of ours, never the program's: say so plainly
@@ -168,9 +171,9 @@ class Coverage:
 class Interpreter:
     """One loaded Autumn program. Deterministic for a program, seed and input sequence."""
 
-    def __init__(self, *, tick_budget_s: float = 5.0, max_list: int = 1_000_000,
+    def __init__(self, *, work_budget: int = DEFAULT_WORK_BUDGET, max_list: int = 1_000_000,
                  native_stdlib: bool = True, fusion: bool = True) -> None:
-        self._limits = Limits(max_list=max_list, tick_budget_s=tick_budget_s)
+        self._limits = Limits(max_list=max_list, max_work=work_budget)
         self._native_stdlib = native_stdlib
         self._fusion = fusion
         self._rt: Runtime | None = None
@@ -193,7 +196,7 @@ class Interpreter:
         self._check_seed(seed, allow_degenerate_seed)
         self._path = path
         rt = Runtime(self._limits, path)
-        with _guard(path):
+        with guard(path):
             program = _parsed(script, path)
             std = _parsed(STDLIB if not stdlib else stdlib, "<stdlib>")
             objects = frozenset(s.name for s in program if isinstance(s, S.ObjectDecl))
@@ -209,7 +212,7 @@ class Interpreter:
                     (S.ExprStmt(trigger_node, 0, 0),))))
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
-            rt.start_budget()
+            rt.start_budget("load")
             install_builtins(rt)
             for stmt in std:
                 self._statement(rt, stmt)
@@ -225,16 +228,29 @@ class Interpreter:
                                                     trigger_node)
                 except AutumnError as e:
                     raise _in_trigger(e, {(n.line, n.column) for n in S.walk((trigger_node,))})
+            grid_size = rt.G.vars.get("GRID_SIZE")
             for stmt in program:
                 self._statement(rt, stmt)
+                if rt.G.vars.get("GRID_SIZE") is not grid_size:
+                    # checked as soon as it is set, before anything is sized by it
+                    grid_size = rt.G.vars.get("GRID_SIZE")
+                    try:
+                        rt.check_grid_size(grid_size)
+                    except AutumnError as e:
+                        raise e.locate(stmt.line, stmt.column)
             for name in list(rt.state_order.order):
-                init = rt.compiler.compile(rt.state_init[name])
+                node = rt.state_init[name]
+                init = rt.compiler.compile(node)
                 try:
                     value = init(rt.G)
                 except AutumnError as e:
-                    node = rt.state_init[name]
                     raise e.locate(node.line, node.column)
                 rt.define_global(name, value)   # a definition: no type check (8.1 step 6)
+                if name == "GRID_SIZE":
+                    try:
+                        rt.check_grid_size(value)
+                    except AutumnError as e:
+                        raise e.locate(node.line, node.column)
             rt.updated.clear()
             rt.host_render()
         self._rt = rt
@@ -289,7 +305,7 @@ class Interpreter:
             raise AutumnRuntimeError(f"this world stopped at an earlier error and must be "
                                      f"reset: {self._broken}", path=self._path)
         try:
-            with _guard(self._path):
+            with guard(self._path):
                 self._tick(rt)
         except AutumnError as e:
             self._broken = e
@@ -301,7 +317,7 @@ class Interpreter:
     def _tick(rt: Runtime) -> None:
         G = rt.G
         d = G.vars
-        rt.start_budget()
+        rt.start_budget("tick")
         rt.snapshot = dict(d)
         updated = rt.updated
         updated.clear()
@@ -341,9 +357,10 @@ class Interpreter:
     def render_all(self) -> str:
         """The reference's JSON text of the host render (AUTUMN.md 10.1)."""
         rt = self._loaded()
-        with _guard(self._path):
-            out = rt.host_render()
+        with guard(self._path):
             n = self._grid_size(rt)
+            rt.start_budget("render")
+            out = rt.host_render()
         parts = []
         for name, cells in out:
             body = ", ".join(f'{{"position": {{"x": {x}, "y": {y}}}, "color": "{c}"}}'
@@ -355,19 +372,17 @@ class Interpreter:
     def render_frame(self) -> Frame:
         """The same host render as ``render_all``, returned as the benchmark's text grid."""
         rt = self._loaded()
-        with _guard(self._path):
-            out = rt.host_render()
+        with guard(self._path):
             n = self._grid_size(rt)
+            rt.start_budget("render")
+            out = rt.host_render()
             background = self.get_background()
         return Frame.from_cells(n, background,
                                 (cell for _, cells in out for cell in cells))
 
     @staticmethod
     def _grid_size(rt: Runtime) -> int:
-        n = rt.G.vars.get("GRID_SIZE")
-        if n.__class__ is not int or n < 0:
-            raise AutumnRuntimeError(f"GRID_SIZE must be a non-negative Number, got {n!r}")
-        return n
+        return rt.check_grid_size(rt.G.vars.get("GRID_SIZE"))
 
     # -- host queries -------------------------------------------------------------------------
     def get_background(self) -> str:
@@ -385,7 +400,7 @@ class Interpreter:
     def evaluate(self, expr: str):
         """Evaluate host-syntax text (14.2) in the global scope now; side effects persist."""
         rt = self._loaded()
-        with _guard("<expression>"):
+        with guard("<expression>"):
             node = S.parse_expression_text(expr, "<expression>")
             new_local = S.maybe_local_names([S.ExprStmt(node, 0, 0)])
             for name in new_local - rt.compiler.local_names:
@@ -396,7 +411,7 @@ class Interpreter:
                 rt.fast_flags.setdefault(name, [True])[0] = False
             if _changes_objects_in_place((S.ExprStmt(node, 0, 0),)):
                 rt.render_cache = False     # kept renders could go stale from now on
-            rt.start_budget()
+            rt.start_budget("evaluation")
             return rt.compiler.compile(node)(rt.G)
 
     def evaluate_to_string(self, expr: str) -> str:
@@ -442,6 +457,13 @@ class Interpreter:
     @property
     def grid_size(self) -> int:
         return self._grid_size(self._loaded())
+
+    @property
+    def work_done(self) -> int:
+        """Units of work (lambda calls, list elements built or visited by builtins) counted
+        since the last load, tick, render or evaluation began; each may do at most
+        ``work_budget``."""
+        return self._loaded().work_done
 
 
 def _lambda_defs(std: tuple, program: tuple) -> dict[str, S.Lambda]:

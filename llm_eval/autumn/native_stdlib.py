@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from .compiler import field_value, wrap32
+from .runtime import MAX_GRID_SIZE
 from .values import AList, Builtin, Obj, Pos, Scope, list_tag, type_str
 
 if TYPE_CHECKING:
@@ -323,6 +324,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         e, xs = args[0], args[1]
         if xs.__class__ is not AList:
             raise AutumnRuntimeError("any expects a list")
+        rt.count_work(len(xs))
         for x in xs:
             if eq(x, e):
                 return True
@@ -343,6 +345,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         assign(let, "prev_elems", prev_elems)
         curr_elems = render_value(obj, let)
         assign(let, "curr_elems", curr_elems)
+        rt.count_work(len(curr_elems) * len(prev_elems))
         kept = [c for c in curr_elems if not any(eq(p, c) for p in prev_elems)]
         filtered = AList(kept, list_tag(type_str(kept[-1]))) if kept else AList()
         assign(let, "filtered_elems", filtered)
@@ -357,6 +360,8 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         n = G.vars.get("GRID_SIZE")
         if n.__class__ is not int:
             raise AutumnRuntimeError("GRID_SIZE must be a Number")
+        if not 0 < n <= MAX_GRID_SIZE:
+            rt.check_grid_size(n)
         return n
 
     within_bounds_builtin = G.vars["isWithinBounds"].fn
@@ -408,6 +413,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             raise AutumnRuntimeError("length expects a list")
         if not poss:
             return get_field(obj, "origin")
+        rt.count_work(len(poss))
         if "delta" not in mentioned and "delta" not in gvars:
             best = _closest_pos_unobserved(obj, poss)
             if best is not None:

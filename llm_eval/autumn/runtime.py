@@ -8,9 +8,6 @@ of AUTUMN.md 5.6/5.7), equality, rendering of objects (7.2) and the tick (8.2).
 
 from __future__ import annotations
 
-import math
-import time
-
 from ..errors import AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .compiler import Compiler
@@ -19,20 +16,32 @@ from .values import (AList, Builtin, BoundRender, CellThunk, CellV, Lambda, Obj,
                      RElem, Scope, TypeRef, CELL_T, POSITION_T, RELEM_T, SCOPE_BORROWED,
                      SCOPE_OBJECT, UNKNOWN_LIST, list_tag, type_str, IDENTITY_TYPES)
 
-__all__ = ["Runtime", "Limits"]
+__all__ = ["Runtime", "Limits", "DEFAULT_WORK_BUDGET", "MAX_GRID_SIZE"]
 
 _FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _MISSING = object()
 
 
+# Units of work a tick may do (and, separately, a load, a host render or a host evaluation):
+# one per lambda call and one per list element a builtin builds or visits. Counted, never
+# timed, so a runaway stops at the same point on every machine and at any load (about 5 s of
+# exponential recursion on the development machine). The bundled worlds, their CD variants
+# and the benchmark programs use at most 3,276 in a tick under random play, about 1,500 times
+# less (python benchmarks/tick_budget.py).
+DEFAULT_WORK_BUDGET = 5_000_000
+# The largest GRID_SIZE accepted; worlds are 3x3 to 25x25 in practice (WORLDTEST.md).
+MAX_GRID_SIZE = 256
+
+
 class Limits:
     """Bounds that turn a runaway program into an ``AutumnLimitError`` instead of a hang."""
 
-    __slots__ = ("max_list", "tick_budget_s")
+    __slots__ = ("max_list", "max_work")
 
-    def __init__(self, max_list: int = 1_000_000, tick_budget_s: float = 5.0) -> None:
+    def __init__(self, max_list: int = 1_000_000,
+                 max_work: int = DEFAULT_WORK_BUDGET) -> None:
         self.max_list = max_list
-        self.tick_budget_s = tick_budget_s
+        self.max_work = max_work
 
 
 class Handler:
@@ -74,8 +83,9 @@ class Runtime:
         self.arrows = {"left": False, "right": False, "up": False, "down": False}
         self.occupied: set[tuple[int, int]] = set()
         self.trigger = None
-        self.calls = 0
-        self.deadline = math.inf
+        # the work budget counts down from limits.max_work (see start_budget)
+        self.work_left = self.limits.max_work
+        self.work_what = "tick"
         self._render_order: list[str] | None = None
         self.compiler: Compiler | None = None
         self.prev_builtin: Builtin | None = None
@@ -87,18 +97,50 @@ class Runtime:
     def error(self, message: str) -> AutumnRuntimeError:
         return AutumnRuntimeError(message)
 
-    def start_budget(self) -> None:
-        self.deadline = time.perf_counter() + self.limits.tick_budget_s
+    def start_budget(self, what: str = "tick") -> None:
+        """A fresh work budget for one tick (or load, render, evaluation: ``what``)."""
+        self.work_left = self.limits.max_work
+        self.work_what = what
 
-    def check_time(self) -> None:
-        if time.perf_counter() > self.deadline:
-            raise AutumnLimitError(f"the program ran for more than {self.limits.tick_budget_s:g}"
-                                   " s in one tick (a runaway loop or recursion?)")
+    @property
+    def work_done(self) -> int:
+        """Units of work counted since the budget was last started."""
+        return self.limits.max_work - self.work_left
+
+    def over_budget(self) -> None:
+        """Raise once ``work_left`` is negative: callers count down, then call this."""
+        raise AutumnLimitError(f"the program did more than {self.limits.max_work:,} units of "
+                               f"work in one {self.work_what} (a unit is a function call or "
+                               "a list element a builtin builds or visits): a runaway loop "
+                               "or recursion?")
+
+    def count_work(self, n: int) -> None:
+        """Charge ``n`` units of work (a batch of calls, a list built or walked)."""
+        left = self.work_left - n
+        self.work_left = left
+        if left < 0:
+            self.over_budget()
 
     def check_list(self, n: int) -> None:
+        """Refuse a list over ``max_list`` elements; charge its elements as work."""
         if n > self.limits.max_list:
             raise AutumnLimitError(f"a list would have {n} elements, more than the limit of "
                                    f"{self.limits.max_list}")
+        left = self.work_left - n
+        self.work_left = left
+        if left < 0:
+            self.over_budget()
+
+    def check_grid_size(self, n) -> int:
+        """GRID_SIZE as a Number from 1 to ``MAX_GRID_SIZE`` (before anything is sized by it)."""
+        if n.__class__ is not int:
+            raise AutumnRuntimeError(f"GRID_SIZE must be a Number, got {n!r}")
+        if n < 1:
+            raise AutumnRuntimeError(f"GRID_SIZE must be at least 1, got {n}")
+        if n > MAX_GRID_SIZE:
+            raise AutumnLimitError(f"GRID_SIZE {n} is larger than the limit of "
+                                   f"{MAX_GRID_SIZE}")
+        return n
 
     # -- random numbers (AUTUMN.md 11) --------------------------------------------------------
     def draw(self, m: int) -> int:
@@ -227,21 +269,15 @@ class Runtime:
         self.state_next[name] = self.compiler.compile(nxt)
 
     # -- calls --------------------------------------------------------------------------------
-    def count_calls(self, n: int) -> None:
-        """Account for ``n`` lambda calls made in a batch by a list builtin."""
-        before = self.calls
-        self.calls = before + n
-        if (before >> 10) != (self.calls >> 10):
-            self.check_time()
-
     def invoke_lambda(self, f: Lambda, bindings: dict, env: Scope):
         """Run a lambda's body in a new call scope whose parent is the caller's scope (6.2).
 
         Depth is bounded by Python's recursion limit (turned into AutumnLimitError by the
-        host); the call counter bounds time, since a program can branch without looping."""
-        self.calls += 1
-        if not self.calls & 1023:
-            self.check_time()
+        host); the work budget bounds the number of calls, since a program can branch
+        without looping."""
+        self.work_left -= 1
+        if self.work_left < 0:
+            self.over_budget()
         return f.body(Scope(bindings, env))
 
     def call(self, f, args: list, env: Scope):
@@ -268,9 +304,9 @@ class Runtime:
     def call1(self, f, x, env: Scope):
         """``call(f, [x], env)`` with the common case of a one-parameter lambda inlined."""
         if f.__class__ is Lambda and len(f.params) == 1:
-            self.calls += 1
-            if not self.calls & 1023:
-                self.check_time()
+            self.work_left -= 1
+            if self.work_left < 0:
+                self.over_budget()
             return f.body(Scope({f.params[0]: x}, env))
         return self.call(f, [x], env)
 
@@ -420,6 +456,9 @@ class Runtime:
         if c is Obj:
             self.render_obj(v, env, out)
         elif c is AList:
+            self.work_left -= len(v)
+            if self.work_left < 0:
+                self.over_budget()
             for item in v:
                 if item.__class__ is Obj:
                     self.render_obj(item, env, out)
@@ -510,7 +549,10 @@ class Runtime:
         if ca is bool or ca is str:
             return b.__class__ is ca and a == b
         if ca is AList:
-            return b.__class__ is AList and print_eq(a, b)
+            if b.__class__ is not AList:
+                return False
+            self.count_work(len(a))
+            return print_eq(a, b)
         if ca is Pos:
             if b.__class__ is Pos:
                 return self.eq(a.x, b.x) and self.eq(a.y, b.y)

@@ -24,7 +24,7 @@ from llm_eval.errors import AutumnError, AutumnInternalError
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])
-LIMITS = dict(max_list=5000, tick_budget_s=10.0)
+LIMITS = dict(max_list=5000, work_budget=2_000_000)
 
 
 def _typed_failure(exc: BaseException) -> str | None:
