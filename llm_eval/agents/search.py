@@ -29,9 +29,10 @@ restores the start before returning).
   once (older ones are dropped and rebuilt by replay when needed).
 
 Measured on the 12 shipped planning tasks: every one solved, the hardest (warehouse) after
-449 expansions, in about 4 s of CPU; the default budget of 10,000 expansions is 22 times
-that. The search is deterministic for a world, seed and goal: stages are balanced on
-simulated ticks, and it stops on the expansion count.
+449 expansions, in about 4 s of CPU; the default budget of 5,000 expansions is 11 times that,
+and a search that cannot succeed gives up after one to a few minutes of CPU. The search is
+deterministic for a world, seed and goal: stages are balanced on simulated ticks, and it
+stops on the expansion count.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ class SearchLimits:
     """Bounds of one search: states expanded (over all stages) and saved states kept. Both
     are counts, so where a search stops does not depend on the machine or its load."""
 
-    max_expanded: int = 10_000
+    max_expanded: int = 5_000
     max_snapshots: int = 3_000
 
 
