@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from llm_eval.transcripts import transcript_files
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -70,7 +72,7 @@ def test_the_readme_demo_output_is_current(tmp_path):
     assert [RUN_TIME.sub(" in _ s", line) for line in shown] == \
         [RUN_TIME.sub(" in _ s", line) for line in expected]
     assert (tmp_path / "llm-eval-demo" / "run.sqlite").is_file()
-    assert len(list((tmp_path / "llm-eval-demo" / "transcripts").glob("*.jsonl"))) == 111
+    assert len(transcript_files(tmp_path / "llm-eval-demo" / "transcripts")) == 111
     again = _run(command, cwd=tmp_path)   # the same directory again: nothing runs twice
     assert any(line.startswith("ran 0 jobs (111 already done) in ") for line in again)
 

@@ -1,6 +1,7 @@
 """How an agent explored: the behaviour measures of WORLDTEST.md 7, read from transcripts.
 
-``behaviour_of(path)`` reads one transcript's ``action`` events:
+``behaviour_of(path)`` reads one transcript's ``action`` events (as a stream, once per version
+of the file):
 
 - ``actions_by_kind``: the interaction phase's actions by kind: ``click``, ``arrow`` (left,
   right, up, down), ``noop``, ``reset``, ``go-to-test`` and ``invalid`` (text that was not a
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import ARROWS
-from ..transcripts import read_transcript
+from ..transcripts import TranscriptStream, job_of
 from .data import Episode
 
 __all__ = ["Behaviour", "behaviour_of", "behaviour_table", "summarise", "lcs_length",
@@ -103,46 +104,52 @@ def _behaviour_cached(path: str, mtime_ns: int, size: int) -> Behaviour:
 
 
 def _read_behaviour(transcript_path: str) -> Behaviour:
-    transcript = read_transcript(transcript_path)
-    header = transcript.header
+    """One pass over the transcript as a stream (calls as stored: only their usage counts)."""
+    header = None
     counts = dict.fromkeys(KINDS, 0)
     runs: list[list[str]] = [[]]
     sent = invalid = 0
-    for event in transcript.of_type("action"):
-        sent += 1
-        if not event.valid:
-            invalid += 1
-        if event.phase != INTERACTION:
-            continue
-        if not event.valid:
-            counts["invalid"] += 1
-            continue
-        kind = _kind(event.action)
-        counts[kind] = counts.get(kind, 0) + 1
-        if kind == "reset":
-            runs.append([])
-        elif kind != "go-to-test":
-            runs[-1].append(event.action)
+    input_tokens: list[int] = []
+    coverage: float | None = None
+    for n, event in enumerate(TranscriptStream(transcript_path, expand=False)):
+        if n == 0 and event.type == "header":
+            header = event
+        elif event.type == "model_call":
+            input_tokens.append(int(event.usage.get("input_tokens") or 0))
+        elif event.type == "score":
+            coverage = _coverage(event)
+        elif event.type == "action":
+            sent += 1
+            if not event.valid:
+                invalid += 1
+            if event.phase != INTERACTION:
+                continue
+            if not event.valid:
+                counts["invalid"] += 1
+                continue
+            kind = _kind(event.action)
+            counts[kind] = counts.get(kind, 0) + 1
+            if kind == "reset":
+                runs.append([])
+            elif kind != "go-to-test":
+                runs[-1].append(event.action)
     ratios = [r for r in (lcs_ratio(before, after) for before, after in zip(runs, runs[1:]))
               if r is not None]
     actions = sum(n for kind, n in counts.items() if kind != "invalid")
     resets = counts["reset"]
     return Behaviour(
-        job_id=header.job_id if header else Path(transcript_path).stem,
+        job_id=header.job_id if header else job_of(transcript_path),
         actions_by_kind=counts, actions=actions, resets=resets,
         reset_share=resets / actions if actions else 0.0, lcs_ratios=ratios,
         lcs_mean=sum(ratios) / len(ratios) if ratios else None,
-        coverage=_coverage(transcript), invalid_rate=invalid / sent if sent else 0.0,
+        coverage=coverage, invalid_rate=invalid / sent if sent else 0.0,
         model=header.settings.get("model", "") if header else "", runs=runs,
-        call_input_tokens=[int(c.usage.get("input_tokens") or 0)
-                           for c in transcript.of_type("model_call")])
+        call_input_tokens=input_tokens)
 
 
-def _coverage(transcript) -> float | None:
-    scores = transcript.of_type("score")
-    if not scores:
-        return None
-    coverage = scores[-1].result.get("coverage") or {}
+def _coverage(score) -> float | None:
+    """The share of on-clauses that fired, from the (last) score event."""
+    coverage = score.result.get("coverage") or {}
     total = coverage.get("total") or 0
     return coverage.get("covered", 0) / total if total else None
 

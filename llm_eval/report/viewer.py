@@ -7,14 +7,17 @@ thinking and tool calls, the invalid reply if any, usage and cost, the images se
 ``images/<sha256>.png`` beside the transcript), and the action with its validity and message.
 
 Sizes are capped (``ViewerLimits``): the steps shown per phase (the first and the last ones),
-the characters of a message, the bytes of embedded images; every cut is stated in the page.
+the characters of a message, the bytes of embedded images; every cut is stated in the page, as
+is a string the transcript stored cut (``transcripts.cap``). A transcript is read as a stream
+(requests rebuilt whole from their patches) holding only the steps the page shows.
 All text goes through ``markup.tag``, which escapes it.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -50,23 +53,48 @@ class ViewerLimits:
 
 @dataclass
 class Step:
-    """One step of a phase: what the agent saw, the model calls it made, what it did."""
+    """One step of a phase: what the agent saw, the model calls it made, what it did;
+    ``number`` is its place in the phase (from 0)."""
 
     phase: str
     observation: dict[str, Any] | None = None
     calls: list[Any] = field(default_factory=list)
     action: Any = None
+    number: int = 0
 
 
 @dataclass
 class PhaseView:
+    """A phase's steps: all of them, or with ``keep`` only the first and the last ones
+    (``count`` says how many there were); ``first_observation`` is the phase's first."""
+
     name: str
-    steps: list[Step] = field(default_factory=list)
+    head: list[Step] = field(default_factory=list)
+    tail: deque = field(default_factory=deque)
+    count: int = 0
     end: Any = None
+    first_observation: dict[str, Any] | None = None
+
+    @property
+    def steps(self) -> list[Step]:
+        """The steps kept, in order."""
+        return [*self.head, *self.tail]
+
+    def add(self, step: Step, keep: tuple[int, int] | None) -> None:
+        step.number = self.count
+        self.count += 1
+        if keep is None or len(self.head) < keep[0]:
+            self.head.append(step)
+        elif keep[1] > 0:
+            if self.tail.maxlen != keep[1]:
+                self.tail = deque(self.tail, maxlen=keep[1])
+            self.tail.append(step)
 
 
-def read_phases(events: Sequence[Any]) -> list[PhaseView]:
-    """Group a transcript's events into phases of steps (observation, model calls, action)."""
+def read_phases(events: Iterable[Any], keep: tuple[int, int] | None = None) -> list[PhaseView]:
+    """Group a transcript's events into phases of steps (observation, model calls, action);
+    ``keep=(first, last)``: keep only that many steps at each end of a phase, so a stream of
+    events is read holding no more than the steps shown."""
     phases: list[PhaseView] = []
     step: Step | None = None
 
@@ -75,23 +103,28 @@ def read_phases(events: Sequence[Any]) -> list[PhaseView]:
             phases.append(PhaseView(name))
         return phases[-1]
 
+    def new_step(phase: str, observation: Any = None) -> Step:
+        view = current_phase(phase)
+        if view.first_observation is None and isinstance(observation, dict):
+            view.first_observation = observation
+        made = Step(phase, observation=observation)
+        view.add(made, keep)
+        return made
+
     for event in events:
         kind = event.type
         if kind == "phase_start":
             phases.append(PhaseView(event.phase))
             step = None
         elif kind == "observation":
-            step = Step(event.phase, observation=event.observation)
-            current_phase(event.phase).steps.append(step)
+            step = new_step(event.phase, event.observation)
         elif kind == "model_call":
             if step is None or step.action is not None:
-                step = Step(event.phase)
-                current_phase(event.phase).steps.append(step)
+                step = new_step(event.phase)
             step.calls.append(event)
         elif kind == "action":
             if step is None or step.action is not None:
-                step = Step(event.phase)
-                current_phase(event.phase).steps.append(step)
+                step = new_step(event.phase)
             step.action = event
         elif kind == "phase_end":
             current_phase(event.phase).end = event
@@ -232,6 +265,11 @@ def _model_call(call: Any, images_dir: Path, limits: ViewerLimits) -> Markup:
             pieces.append(tag("div", tag("span", "tool call", class_="label"), " ",
                               tag("code", _clip(f"{tool_call.get('name')}({arguments})",
                                                 limits))))
+    for cut in getattr(call, "truncated", None) or []:
+        if isinstance(cut, dict):
+            pieces.append(tag("div", _clip(f"stored cut to the cap: {cut.get('path')} (had "
+                                           f"{cut.get('length')} characters, sha256 "
+                                           f"{cut.get('sha256')})", limits), class_="meta"))
     if call.invalid_reply:
         pieces.append(tag("div", "invalid reply: ", tag("code", _clip(call.invalid_reply,
                                                                        limits)),
@@ -273,32 +311,28 @@ def _step(number: int, step: Step, images_dir: Path, limits: ViewerLimits) -> Ma
     return tag("li", tag("div", image, tag("div", *body, class_="stepbody"), class_="step"))
 
 
-def _phase(phase: PhaseView, images_dir: Path, limits: ViewerLimits) -> Markup:
-    steps = phase.steps
+def _keep(limits: ViewerLimits) -> tuple[int, int]:
+    """The steps a phase shows: the first ``cap - cap // 4`` and the last ``cap // 4``."""
     cap = max(1, limits.max_steps_per_phase)
-    tail = cap // 4
-    if len(steps) > cap:
-        shown = list(enumerate(steps[:cap - tail])) + [(None, None)] + \
-            list(enumerate(steps[len(steps) - tail:], start=len(steps) - tail))
-    else:
-        shown = list(enumerate(steps))
-    items = []
-    for number, step in shown:
-        if step is None:
-            left = len(steps) - cap
-            items.append(tag("li", f"... {left} steps not shown (the page keeps the first "
-                                   f"{cap - tail} and the last {tail} of each phase)",
-                             class_="gap"))
-        else:
-            items.append(_step(number, step, images_dir, limits))
+    return cap - cap // 4, cap // 4
+
+
+def _phase(phase: PhaseView, images_dir: Path, limits: ViewerLimits) -> Markup:
+    head, tail = _keep(limits)
+    items = [_step(step.number, step, images_dir, limits) for step in phase.head]
+    if phase.count > len(phase.head) + len(phase.tail):
+        left = phase.count - len(phase.head) - len(phase.tail)
+        items.append(tag("li", f"... {left} steps not shown (the page keeps the first "
+                               f"{head} and the last {tail} of each phase)", class_="gap"))
+    items.extend(_step(step.number, step, images_dir, limits) for step in phase.tail)
     end = phase.end
-    summary = f"{phase.name}: {len(steps)} steps"
+    summary = f"{phase.name}: {phase.count} steps"
     if end is not None:
         summary += f", {end.invalid_actions} invalid, ended {end.ended}"
         if end.reward:
             summary += f", reward {end.reward:.3f}"
     goal = Markup("")
-    first = next((s.observation for s in steps if isinstance(s.observation, dict)), None)
+    first = phase.first_observation
     if phase.name == "planning" and first is not None:
         goal = goal_figure(first)
     elif phase.name == "mfp" and first is not None:
@@ -313,7 +347,7 @@ def _score_text(score: Any) -> str:
 
 def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
     """One episode's ``<details>``: summary line, settings, errors, then its phases."""
-    from ..transcripts import TranscriptError, read_transcript
+    from ..transcripts import TranscriptError, TranscriptStream
 
     summary = tag("summary", tag("code", episode.job_id), " ", tag("b", episode.model), " ",
                   episode.task, " ", tag("span", episode.status, class_="status"),
@@ -328,24 +362,31 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
         body.append(tag("div", "error: ", tag("code", _clip(error, limits)), class_="bad"))
     path = Path(episode.transcript)
     body.append(tag("div", f"transcript {path.name}", class_="meta"))
+    stream = TranscriptStream(path)
+    errors: list[Markup] = []
+
+    def noted(events):   # the errors are shown above the phases
+        for event in events:
+            if event.type == "infrastructure_error":
+                errors.append(tag("div", f"infrastructure error ({event.error_class}): ",
+                                  tag("code", _clip(event.message, limits)), class_="bad"))
+            elif event.type == "end" and event.error:
+                errors.append(tag("div", f"ended {event.status}: ",
+                                  tag("code", _clip(event.error, limits)), class_="bad"))
+            yield event
+
     try:
-        transcript = read_transcript(path)
+        phases = read_phases(noted(stream), keep=_keep(limits))
     except (OSError, TranscriptError, UnicodeDecodeError) as exc:
         body.append(tag("div", f"transcript {path.name} could not be read: {exc}",
                         class_="bad"))
         return tag("details", summary, *body, class_="episode")
-    if transcript.torn is not None:
-        body.append(tag("div", f"the transcript's last line ({transcript.torn}) is torn",
+    if stream.torn is not None:
+        body.append(tag("div", f"the transcript's last line ({stream.torn}) is torn",
                         class_="meta"))
-    for event in transcript.events:
-        if event.type == "infrastructure_error":
-            body.append(tag("div", f"infrastructure error ({event.error_class}): ",
-                            tag("code", _clip(event.message, limits)), class_="bad"))
-        elif event.type == "end" and event.error:
-            body.append(tag("div", f"ended {event.status}: ",
-                            tag("code", _clip(event.error, limits)), class_="bad"))
+    body.extend(errors)
     images_dir = path.parent / "images"
-    body.extend(_phase(phase, images_dir, limits) for phase in read_phases(transcript.events))
+    body.extend(_phase(phase, images_dir, limits) for phase in phases)
     return tag("details", summary, *body, class_="episode")
 
 

@@ -6,9 +6,9 @@ ids, so changing only how a spec runs, such as its concurrency or spend cap, kee
 puts every job that is not done back in the queue (a job left ``running`` by a stopped run,
 a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a worker thread
 (``asyncio.to_thread``) under its provider's semaphore (``spec.concurrency``, else
-``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl`` (images in
-``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
-``transcripts/attempts/<job id>.<execution>.jsonl``). Jobs already done are skipped, so
+``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl.gz`` (images
+in ``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
+``transcripts/attempts/<job id>.<execution>.jsonl.gz``). Jobs already done are skipped, so
 running the same spec again, or ``resume(run_dir)``, finishes a run. A job whose transcript
 shows its episode finished (a score, then ``end`` done) although the store still has it
 ``running`` (the process was killed between the two) is recorded as done from the
@@ -57,6 +57,7 @@ from ..atomic import write_atomic
 from ..errors import LlmEvalError
 from ..runlock import hold_run_dir
 from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
+from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, job_id, provider_of
@@ -74,22 +75,30 @@ FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold the
 
 def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
     """The outcome recorded in a job's transcript if its episode finished (a score, then
-    ``end`` done) but the process died before the store heard of it; else None."""
-    from ..transcripts import TranscriptError, read_transcript
+    ``end`` done) but the process died before the store heard of it; else None. The
+    transcript is read as a stream, keeping only the calls' usage and cost."""
+    from ..transcripts import TranscriptError, TranscriptStream
     from .job import usage_of
 
+    if not path.is_file():
+        return None
+    first = last = score = None
+    calls: list[dict] = []
     try:
-        transcript = read_transcript(path) if path.is_file() else None
+        for event in TranscriptStream(path, expand=False):
+            if first is None:
+                first = event
+            last = event
+            if event.type == "score":
+                score = event
+            elif event.type == "model_call":
+                calls.append({"usage": event.usage, "attempts": event.attempts,
+                              "cost": event.cost})
     except (OSError, TranscriptError):
         return None
-    if transcript is None:
+    if first is None or first.type != "header" or first.job_id != job or \
+            last.type != "end" or last.status != "done" or score is None:
         return None
-    header, events = transcript.header, transcript.events
-    if header is None or header.job_id != job or not transcript.complete or \
-            events[-1].status != "done" or not transcript.of_type("score"):
-        return None
-    (score,) = transcript.of_type("score")[-1:]
-    calls = [c.model_dump(mode="json") for c in transcript.of_type("model_call")]
     usage, cost = usage_of(calls) if calls else (None, None)
     return JobOutcome("done", score=score.score, raw_reward=score.raw_reward, usage=usage,
                       cost_usd=cost)
@@ -99,10 +108,12 @@ def _keep_earlier(path: Path, executions: int) -> None:
     """Move the transcript of an earlier execution aside before the job runs again, and
     create the new one empty: never over an existing file (``O_EXCL``), so no transcript is
     ever truncated."""
-    if path.exists():
-        attempts = path.parent / ATTEMPTS_DIR
-        attempts.mkdir(exist_ok=True)
-        path.replace(attempts / f"{path.stem}.{executions}.jsonl")
+    for suffix in TRANSCRIPT_SUFFIXES:   # earlier versions wrote plain .jsonl
+        earlier = path.with_name(job_of(path) + suffix)
+        if earlier.exists():
+            attempts = path.parent / ATTEMPTS_DIR
+            attempts.mkdir(exist_ok=True)
+            earlier.replace(attempts / f"{job_of(path)}.{executions}{suffix}")
     try:
         os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
     except FileExistsError:
@@ -268,7 +279,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
             async with limits[provider]:
                 if stop_reason(paid):
                     return
-                relative = f"{TRANSCRIPTS_DIR}/{job.id}.jsonl"
+                relative = f"{TRANSCRIPTS_DIR}/{transcript_name(job.id)}"
                 try:
                     store.start(run_id, job.id, relative)   # refuses a job already done
                 except RunStoreError:   # moved by another writer: leave it and its files

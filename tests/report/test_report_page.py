@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import base64
+import gzip
 import io
 import re
 import shutil
@@ -15,6 +16,7 @@ from PIL import Image
 from llm_eval.report import ViewerLimits, add_report_parser, build_report
 from llm_eval.report.page import TITLE
 from llm_eval.runstore import RunStore
+from llm_eval.transcripts import transcript_files
 
 CELL = re.compile(r'<td class="num" data-mean="([0-9.]+)" data-n="(\d+)" '
                   r'data-model="([^"]*)" data-family="([^"]*)">')
@@ -135,9 +137,9 @@ def test_same_runs_same_bytes_and_a_torn_or_broken_transcript_is_reported(random
     first = build_report([run_dir], tmp_path / "a.html").read_bytes()
     assert first == build_report([run_dir], tmp_path / "b.html").read_bytes()
 
-    broken = sorted((run_dir / "transcripts").glob("*.jsonl"))[0]
-    broken.write_text('{"not": "an event"}\n' + broken.read_text(encoding="utf-8"),
-                      encoding="utf-8")
+    broken = transcript_files(run_dir / "transcripts")[0]
+    broken.write_bytes(gzip.compress(b'{"not": "an event"}\n' +
+                                     gzip.decompress(broken.read_bytes())))
     html = build_report([run_dir], tmp_path / "c.html").read_text(encoding="utf-8")
     assert "1 transcript(s) could not be read and are left out" in html
     assert f"transcript {broken.name} could not be read" in html

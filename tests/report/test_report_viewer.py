@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 from llm_eval.report.viewer import ViewerLimits, read_phases, render_viewer, select_episodes
 from llm_eval.runstore import RunStore
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import read_transcript, transcript_files
 
 
 def episodes_of(run_dir: Path) -> list[SimpleNamespace]:
@@ -23,7 +23,7 @@ def episodes_of(run_dir: Path) -> list[SimpleNamespace]:
 
 
 def test_steps_follow_the_observations_and_actions(random_oracle_run):
-    for path in sorted((random_oracle_run / "transcripts").glob("*.jsonl")):
+    for path in transcript_files(random_oracle_run / "transcripts"):
         transcript = read_transcript(path)
         phases = read_phases(transcript.events)
         assert [p.name for p in phases] == [e.phase for e in transcript.of_type("phase_start")]

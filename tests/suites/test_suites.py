@@ -15,7 +15,7 @@ from llm_eval.suites import SuiteError, SuiteMismatchError, freeze, load_suite, 
 from llm_eval.suites import manifest as manifest_module
 from llm_eval.sweep import SpecError, Sweep, execute_job
 from llm_eval.tasks import all_tasks
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import read_transcript, transcript_files
 
 
 def test_v1_is_shipped_and_matches_every_file():
@@ -127,7 +127,7 @@ def test_run_suite_names_suite_in_settings_header_and_report(tmp_path, capsys):
     assert code == 0, printed
     assert "4 jobs (4 done)" in printed
     suite = load_suite("v1")
-    transcripts = sorted((out / "transcripts").glob("*.jsonl"))
+    transcripts = transcript_files(out / "transcripts")
     assert len(transcripts) == 4
     scores = {}
     for path in transcripts:

@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import job_of, read_transcript, transcript_files
 
 REPO = Path(__file__).resolve().parents[2]
 SEED = 20261203
@@ -164,9 +164,10 @@ def test_a_sweep_killed_at_random_moments_resumes_to_the_uninterrupted_result(tm
         reference_events = read_transcript(reference_dir / expected[job][4]).events
         assert [_comparable(e) for e in final.events] == \
             [_comparable(e) for e in reference_events], f"{job}\n{message}"
-    assert sorted(p.stem for p in (killed_dir / "transcripts").glob("*.jsonl")) == sorted(got)
+    assert sorted(job_of(p) for p in transcript_files(killed_dir / "transcripts")) == \
+        sorted(got)
 
-    attempts = sorted((killed_dir / "transcripts" / "attempts").glob("*.jsonl"))
+    attempts = transcript_files(killed_dir / "transcripts" / "attempts")
     log.append(f"{len(attempts)} attempts kept")
     for path in attempts:
         transcript = read_transcript(path)   # a torn last line is allowed here

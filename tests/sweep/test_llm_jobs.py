@@ -115,7 +115,7 @@ def test_exhausted_retries_are_an_infra_error_rerun_on_resume(tmp_path, monkeypa
     assert again.executed == [row.id] and row.status == "done" and row.score == 1.0
     with RunStore(tmp_path / "run.sqlite") as store:
         assert store.job(again.run_id, row.id).executions == 2
-    earlier = read_transcript(tmp_path / "transcripts" / "attempts" / f"{row.id}.1.jsonl")
+    earlier = read_transcript(tmp_path / "transcripts" / "attempts" / f"{row.id}.1.jsonl.gz")
     assert earlier.events[-1].status == "infra_error"
     no_secret_on_disk(tmp_path)
 

@@ -3,6 +3,7 @@ the command line's table; running again skips what is done and reruns what is no
 
 from __future__ import annotations
 
+import gzip
 import sqlite3
 import threading
 
@@ -13,7 +14,7 @@ from llm_eval.runstore import RunStore
 from llm_eval.sweep import SpecError, Sweep, execute_job, resume, run_sweep
 from llm_eval.sweep.command import format_report
 from llm_eval.sweep.scheduler import unpriced_models
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import job_of, read_transcript, transcript_files, transcript_name
 
 SPEC = {"name": "small", "models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
         "families": ["mfp", "cd", "planning"], "budgets": {"interaction_steps": 5}}
@@ -51,8 +52,9 @@ def test_a_small_sweep_writes_one_transcript_per_job_and_the_store_rows(first_ru
     run_dir, report, counting = first_run
     assert len(report.rows) == 12 and report.counts() == {"done": 12}
     assert sorted(counting.ran) == sorted(r.id for r in report.rows)
-    transcripts = sorted((run_dir / "transcripts").glob("*.jsonl"))
-    assert [p.stem for p in transcripts] == sorted(r.id for r in report.rows)
+    transcripts = transcript_files(run_dir / "transcripts")
+    assert [job_of(p) for p in transcripts] == sorted(r.id for r in report.rows)
+    assert all(p.name.endswith(".jsonl.gz") for p in transcripts)
     for row in report.rows:
         transcript = read_transcript(run_dir / row.transcript)
         assert transcript.complete and transcript.torn is None
@@ -103,9 +105,9 @@ def test_unfinished_jobs_are_rerun_on_resume(tmp_path):
     with RunStore(tmp_path / "run.sqlite") as store:
         executions = {r.id: r.executions for r in store.jobs(report.run_id)}
     assert [executions[i] for i in ids] == [2, 2, 2, 1, 1, 1]
-    assert read_transcript(tmp_path / "transcripts" / f"{ids[0]}.jsonl").complete
+    assert read_transcript(tmp_path / "transcripts" / transcript_name(ids[0])).complete
     kept = sorted(p.name for p in (tmp_path / "transcripts" / "attempts").iterdir())
-    assert kept == sorted(f"{i}.1.jsonl" for i in ids[:3])   # earlier executions kept aside
+    assert kept == sorted(f"{i}.1.jsonl.gz" for i in ids[:3])   # earlier executions kept aside
 
 
 def test_a_job_done_by_another_run_of_the_directory_is_not_run_again(tmp_path):
@@ -113,7 +115,7 @@ def test_a_job_done_by_another_run_of_the_directory_is_not_run_again(tmp_path):
 
     first_spec = Sweep.from_data({**SPEC, "worlds": ["automaton"], "seeds": [1]})
     first = run_sweep(first_spec, tmp_path)
-    transcripts = {r.id: (tmp_path / r.transcript).read_text() for r in first.rows}
+    transcripts = {r.id: (tmp_path / r.transcript).read_bytes() for r in first.rows}
     wider = Sweep.from_data({**SPEC, "worlds": ["automaton"], "seeds": [1, 2]})
     counting = Counting()
     second = run_sweep(wider, tmp_path, execute=counting)
@@ -125,7 +127,7 @@ def test_a_job_done_by_another_run_of_the_directory_is_not_run_again(tmp_path):
     for row in first.rows:   # the same result and the same, untouched transcript
         assert (by_id[row.id].status, by_id[row.id].score) == ("done", row.score)
         assert by_id[row.id].transcript == row.transcript
-        assert (tmp_path / row.transcript).read_text() == transcripts[row.id]
+        assert (tmp_path / row.transcript).read_bytes() == transcripts[row.id]
     assert not (tmp_path / "transcripts" / "attempts").exists()
     episodes = load_episodes([tmp_path])   # each job once, though both runs name it
     assert sorted(e.job_id for e in episodes) == sorted(by_id)
@@ -178,9 +180,9 @@ def left_running(run_dir, job: str, keep_lines: int | None) -> None:
     db.commit()
     db.close()
     if keep_lines is not None:
-        path = run_dir / "transcripts" / f"{job}.jsonl"
-        lines = path.read_text().splitlines(keepends=True)
-        path.write_text("".join(lines[:keep_lines]))
+        path = run_dir / "transcripts" / transcript_name(job)
+        lines = gzip.decompress(path.read_bytes()).splitlines(keepends=True)
+        path.write_bytes(gzip.compress(b"".join(lines[:keep_lines])))
 
 
 def test_a_job_killed_after_its_episode_ended_is_recorded_not_rerun(tmp_path):
@@ -264,7 +266,7 @@ def test_the_command_line_runs_flags_and_resumes(tmp_path, capsys):
     assert sum(1 for line in lines if " done " in line) == 4
     assert "4 jobs (4 done); ran 4, 0 already done" in out
     assert f"store: {run_dir / 'run.sqlite'}" in out and "transcripts: " in out
-    assert len(list((run_dir / "transcripts").glob("*.jsonl"))) == 4
+    assert len(transcript_files(run_dir / "transcripts")) == 4
 
     code = main(["run", "--resume", str(run_dir)])
     out, err = capsys.readouterr()
@@ -377,15 +379,17 @@ def test_each_provider_has_its_own_limit(tmp_path):
     assert peak == {"local": 5, "openai": 2, "anthropic": 1}
 
 
-def test_a_transcript_is_readable_while_its_episode_runs(tmp_path):
-    """Flushed per event: the file holds every event written so far at any moment."""
+@pytest.mark.parametrize("name", ["t.jsonl", "t.jsonl.gz"])
+def test_a_transcript_is_readable_while_its_episode_runs(tmp_path, name):
+    """Flushed per event: the file holds every event written so far at any moment (gzip:
+    each event ends with a sync flush, so the stream decodes up to it)."""
     from llm_eval.agents import make_agent
     from llm_eval.tasks.store import load_task
     from llm_eval.transcripts import EpisodeRecorder, Header, TranscriptWriter
     from llm_eval.worldtest import run_episode
 
     task = load_task("automaton", "cd")
-    path = tmp_path / "t.jsonl"
+    path = tmp_path / name
     seen: list[int] = []
     with TranscriptWriter(path) as writer:
         recorder = EpisodeRecorder(writer)

@@ -18,7 +18,7 @@ from test_llm_jobs import MODEL, SECRET, reference_actions, reply
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import JobOutcome, Sweep, run_sweep
 from llm_eval.sweep.progress import LineProgress, Progress, make_progress
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import read_transcript, transcript_files, transcript_name
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -77,7 +77,7 @@ def test_a_stop_event_requeues_running_jobs_and_starts_no_more(tmp_path):
     assert report.stopped_by_user and len(report.executed) == 1
     assert report.counts() == {"queued": 3}
     (first,) = report.executed
-    assert read_transcript(tmp_path / "transcripts" / f"{first}.jsonl").events[-1].status \
+    assert read_transcript(tmp_path / "transcripts" / transcript_name(first)).events[-1].status \
         == "interrupted"
     finished = run_sweep(spec, tmp_path)
     assert finished.counts() == {"done": 3}
@@ -109,7 +109,7 @@ def test_ctrl_c_stops_the_command_cleanly_and_the_run_resumes(tmp_path):
         (run,) = store.runs()
         counts = store.counts(run["id"])
         assert counts["running"] == 0 and counts["queued"] > 0 and counts["done"] >= 3
-    for path in (run_dir / "transcripts").glob("*.jsonl"):
+    for path in transcript_files(run_dir / "transcripts"):
         assert read_transcript(path).events[-1].status in ("done", "interrupted")
 
     resumed = subprocess.run([sys.executable, "-m", "llm_eval", "run", "--no-progress",

@@ -4,6 +4,7 @@ imported tasks played by the oracle and the random agent under both protocols.""
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -15,6 +16,7 @@ from llm_eval.cli import main
 from llm_eval.tasks.autumnbench_import import (TaskImportError, import_autumnbench,
                                                validate_imported)
 from llm_eval.tasks.store import load_tasks
+from llm_eval.transcripts import transcript_files
 from llm_eval.worldtest import run_episode
 from llm_eval.worldtest.programs import seeded
 
@@ -137,5 +139,6 @@ def test_cli_episode_and_run_on_imported_tasks(imported, tmp_path, capsys):
                  "autumnbench", "--seeds", "2", "-o", str(run), "--no-progress"]) == 0
     assert main(["replay", str(run)]) == 0
     assert "reproduced 3/3" in capsys.readouterr().out
-    header = json.loads(next((run / "transcripts").glob("*.jsonl")).read_text().splitlines()[0])
+    first = transcript_files(run / "transcripts")[0]
+    header = json.loads(gzip.decompress(first.read_bytes()).splitlines()[0])
     assert header["protocol"] == "autumnbench" and header["settings"]["protocol"] == "autumnbench"

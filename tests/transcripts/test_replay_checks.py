@@ -4,6 +4,7 @@ one-line error for that transcript only, and a file that is no transcript as an 
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -15,7 +16,7 @@ from llm_eval.replay import replay_checks
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import Sweep, run_sweep
 from llm_eval.sweep.job import execute_job
-from llm_eval.transcripts import TranscriptError, read_transcript
+from llm_eval.transcripts import TranscriptError, read_transcript, transcript_files
 
 SPEC = {"models": ["random", "oracle"], "worlds": ["hunters"], "families": ["mfp", "planning"],
         "budgets": {"interaction_steps": 5}}
@@ -54,36 +55,52 @@ def test_a_run_directory_whose_done_jobs_all_reproduce_passes(run_dir, capsys):
 
 
 # -- 1. the store says done: the transcript must be there, readable and finished ---------------
+def text_of(path: Path) -> bytes:
+    """A run's transcript (gzip) as its JSON lines."""
+    return gzip.decompress(path.read_bytes())
+
+
+def rewrite(path: Path, data: bytes) -> None:
+    """Replace a run's transcript with these JSON lines (compressed, as runs write them)."""
+    path.write_bytes(gzip.compress(data))
+
+
 def _remove(path: Path) -> None:
     path.unlink()
 
 
 def _tear(path: Path) -> None:           # as a crash leaves it: no end event
-    lines = path.read_bytes().split(b"\n")
-    path.write_bytes(b"\n".join(lines[:3]) + b"\n" + lines[3][:10])
+    lines = text_of(path).split(b"\n")
+    rewrite(path, b"\n".join(lines[:3]) + b"\n" + lines[3][:10])
 
 
 def _tear_inside_a_character(path: Path) -> None:
-    lines = path.read_bytes().split(b"\n")
-    path.write_bytes(b"\n".join(lines[:3]) + b'\n{"type":"end","error":"caf\xc3')
+    lines = text_of(path).split(b"\n")
+    rewrite(path, b"\n".join(lines[:3]) + b'\n{"type":"end","error":"caf\xc3')
+
+
+def _cut_the_stream(path: Path) -> None:   # the compressed stream itself cut short
+    data = path.read_bytes()
+    path.write_bytes(data[:len(data) * 2 // 3])
 
 
 def _end_interrupted(path: Path) -> None:
-    events = [json.loads(line) for line in path.read_text().splitlines()]
+    events = [json.loads(line) for line in text_of(path).splitlines()]
     events[-1]["status"] = "interrupted"
-    path.write_text("".join(json.dumps(e) + "\n" for e in events))
+    rewrite(path, "".join(json.dumps(e) + "\n" for e in events).encode())
 
 
 def _not_utf8_in_the_middle(path: Path) -> None:
-    lines = path.read_bytes().split(b"\n")
+    lines = text_of(path).split(b"\n")
     lines[1] = lines[1][:20] + b"\xc3(" + lines[1][20:]
-    path.write_bytes(b"\n".join(lines))
+    rewrite(path, b"\n".join(lines))
 
 
 BROKEN = [
     (_remove, "missing", "its transcript does not exist"),
     (_tear, "incomplete", "its transcript has no end event (line 4 is torn)"),
     (_tear_inside_a_character, "incomplete", "its transcript has no end event (line 4 is torn)"),
+    (_cut_the_stream, "incomplete", "its transcript has no end event"),
     (_end_interrupted, "incomplete", "its transcript ends interrupted"),
     (_not_utf8_in_the_middle, "unreadable", ":2: not UTF-8 text: byte 0xc3 at column 21"),
 ]
@@ -129,7 +146,7 @@ def test_jobs_the_store_does_not_record_done_are_skipped(tmp_path, capsys):
         "skipped: the job's status is failed") for line in out)
 
     with RunStore(tmp_path / "run.sqlite") as store:   # killed while running: left running
-        store.start(report.run_id, stopped, f"transcripts/{stopped}.jsonl")
+        store.start(report.run_id, stopped, f"transcripts/{stopped}.jsonl.gz")
     code, out, _ = replay(capsys, tmp_path)
     assert code == 0 and any(line.startswith(stopped) and line.endswith(
         "skipped: the job's status is running") for line in out)
@@ -149,9 +166,9 @@ def test_a_run_directory_whose_jobs_none_finished_replays_nothing(tmp_path, caps
 
 def test_a_transcript_the_store_does_not_know_is_checked_on_its_own(run_dir, capsys):
     _, transcript = done_job(run_dir, "oracle")
-    shutil.copy(transcript, run_dir / "transcripts" / "copied.jsonl")
+    shutil.copy(transcript, run_dir / "transcripts" / "copied.jsonl.gz")
     checks = replay_checks(run_dir)
-    assert [(p.name, row) for p, row in checks if row is None] == [("copied.jsonl", None)]
+    assert [(p.name, row) for p, row in checks if row is None] == [("copied.jsonl.gz", None)]
     code, out, _ = replay(capsys, run_dir)
     assert code == 0 and out[-1] == "reproduced 5/5"
 
@@ -178,7 +195,7 @@ def test_a_line_that_is_not_utf8_is_an_error_naming_the_file_and_line(run_dir):
 def test_transcripts_on_their_own_torn_inside_a_character_are_skipped(run_dir, capsys):
     job, transcript = done_job(run_dir)
     _tear_inside_a_character(transcript)
-    code, out, err = replay(capsys, *sorted((run_dir / "transcripts").glob("*.jsonl")))
+    code, out, err = replay(capsys, *transcript_files(run_dir / "transcripts"))
     assert (code, out[-1], err) == (0, "reproduced 3/3 (1 unfinished jobs skipped)", "")
     assert f"{job}  random  hunters-mfp  skipped: the job's status is unfinished" in out or \
         f"{job}  random  hunters-planning  skipped: the job's status is unfinished" in out
@@ -188,7 +205,7 @@ def test_a_transcript_on_its_own_that_is_not_utf8_is_named_and_the_others_still_
                                                                                     capsys):
     _, transcript = done_job(run_dir)
     _not_utf8_in_the_middle(transcript)
-    code, out, err = replay(capsys, *sorted((run_dir / "transcripts").glob("*.jsonl")))
+    code, out, err = replay(capsys, *transcript_files(run_dir / "transcripts"))
     assert code == 2   # an input that could not be read: the check has not passed
     assert out[-1] == "reproduced 3/3 (1 unreadable files)"
     message = f"not a valid transcript: {transcript}:2: not UTF-8 text: byte 0xc3 at column 21"

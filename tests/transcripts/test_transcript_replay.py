@@ -3,6 +3,7 @@ edit to what was recorded is a mismatch that names the job, the event and the st
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 from pathlib import Path
@@ -14,7 +15,7 @@ from llm_eval.replay import (ReplayError, TranscriptReplay, job_from_transcript,
                              replay_transcript, run_recorded)
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import Sweep, run_sweep
-from llm_eval.transcripts import read_transcript
+from llm_eval.transcripts import read_transcript, transcript_files
 
 SHIPPED = sorted((Path(__file__).resolve().parents[2] / "transcripts").glob("*.jsonl"))
 TOOLS = next(p for p in SHIPPED if p.name == "smollm2-openai-chat-warehouse-planning.jsonl")
@@ -100,10 +101,10 @@ def test_transcripts_given_on_their_own_replay_and_unfinished_ones_are_skipped(t
                             "budgets": {"interaction_steps": 5}})
     report = run_sweep(spec, tmp_path)
     assert report.counts() == {"done": 4}
-    torn = tmp_path / "transcripts" / f"{report.rows[0].id}.jsonl"
-    kept = torn.read_text().splitlines(keepends=True)
-    torn.write_text("".join(kept[:5]) + kept[5][:10])   # as a crash leaves it
-    files = sorted(str(p) for p in (tmp_path / "transcripts").glob("*.jsonl"))
+    torn = tmp_path / report.rows[0].transcript
+    kept = gzip.decompress(torn.read_bytes()).decode().splitlines(keepends=True)
+    torn.write_bytes(gzip.compress(("".join(kept[:5]) + kept[5][:10]).encode()))   # a crash
+    files = [str(p) for p in transcript_files(tmp_path / "transcripts")]
     assert main(["replay", *files]) == 0   # without the store, a transcript speaks for itself
     out = capsys.readouterr().out.splitlines()
     assert out[-1] == "reproduced 3/3 (1 unfinished jobs skipped)"
@@ -128,12 +129,13 @@ def test_transcripts_of_jobs_that_never_finished_replay_nothing(tmp_path, capsys
                             "families": ["mfp", "planning"], "budgets": {"interaction_steps": 5}})
     report = run_sweep(spec, tmp_path)
     assert report.counts() == {"done": 2}
-    cut, stopped = (tmp_path / "transcripts" / f"{row.id}.jsonl" for row in report.rows)
-    cut.write_text("".join(cut.read_text().splitlines(keepends=True)[:-1]))   # killed
-    events = [json.loads(line) for line in stopped.read_text().splitlines()]
+    cut, stopped = (tmp_path / row.transcript for row in report.rows)
+    lines = gzip.decompress(cut.read_bytes()).decode().splitlines(keepends=True)
+    cut.write_bytes(gzip.compress("".join(lines[:-1]).encode()))                  # killed
+    events = [json.loads(line) for line in gzip.decompress(stopped.read_bytes()).splitlines()]
     assert events[-1]["type"] == "end"
-    events[-1]["status"] = "interrupted"                                       # Ctrl-C
-    stopped.write_text("".join(json.dumps(e) + "\n" for e in events))
+    events[-1]["status"] = "interrupted"                                          # Ctrl-C
+    stopped.write_bytes(gzip.compress("".join(json.dumps(e) + "\n" for e in events).encode()))
     assert main(["replay", str(cut), str(stopped)]) == 2   # given on their own, not the store
     out, err = capsys.readouterr()
     assert sum(" skipped: the job's status is " in line for line in out.splitlines()) == 2
