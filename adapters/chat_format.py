@@ -1,16 +1,34 @@
 """The Chat Completions shapes, shared by ``openai-chat`` and ``litellm`` (which speaks them
-for every provider): our messages and tools out, the choice's message back in."""
+for every provider): our messages and tools out, the choice's message back in.
+
+Sent in the form every OpenAI-compatible server reads the same way: a user message whose parts
+are all text is one string (the parts joined by a blank line, as the system message is), and
+the list of content parts is used only when an image is in it (servers such as
+llama-cpp-python render a list through the chat template as its Python repr); an assistant
+turn that only calls tools has ``content: ""`` (OpenAI's API allows null, some servers'
+schemas refuse it).
+
+``tool_choice: "required"`` is what the adapters ask for; a server that refuses it (a 4xx
+naming ``tool_choice``, or a 5xx that says nothing, as llama-cpp-python's
+``chatml-function-calling`` handler fails on anything but ``auto``) gets ``"auto"`` instead:
+``ToolChoiceFallback`` remembers the refusal for that server and model, for the rest of the
+process, and every response sent so records it in ``knobs_dropped["tool_choice"]``.
+"""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+import threading
+from typing import Any, ClassVar
 
 from .base import image_placeholder
 from .types import (ImagePart, Request, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart)
 
-__all__ = ["chat_messages", "chat_tools", "parse_tool_call", "chat_stop_reason"]
+__all__ = ["chat_messages", "chat_tools", "parse_tool_call", "chat_stop_reason",
+           "user_content", "ToolChoiceFallback", "TEXT_JOIN"]
+
+TEXT_JOIN = "\n\n"   # between the text parts of one message sent as a string
 
 
 def chat_messages(request: Request, *, for_record: bool = False,
@@ -19,13 +37,13 @@ def chat_messages(request: Request, *, for_record: bool = False,
     for message in request.messages:
         if message.role == "system":
             out.append({"role": "system",
-                        "content": "\n\n".join(p.text for p in message.parts
-                                               if isinstance(p, TextPart))})
+                        "content": TEXT_JOIN.join(p.text for p in message.parts
+                                                  if isinstance(p, TextPart))})
             continue
         if message.role == "assistant":
             entry: dict[str, Any] = {"role": "assistant"}
             text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
-            entry["content"] = text or None
+            entry["content"] = text   # "" with tool calls only: never null (module docstring)
             calls = [{"id": p.id, "type": "function",
                       "function": {"name": p.name, "arguments": json.dumps(p.arguments)}}
                      for p in message.parts if isinstance(p, ToolCallPart)]
@@ -38,18 +56,30 @@ def chat_messages(request: Request, *, for_record: bool = False,
                     entry["thinking_blocks"] = blocks
             out.append(entry)
             continue
-        content: list[dict[str, Any]] = []
         for p in message.parts:
             if isinstance(p, ToolResultPart):
                 out.append({"role": "tool", "tool_call_id": p.call_id, "content": p.text})
-            elif isinstance(p, TextPart):
-                content.append({"type": "text", "text": p.text})
-            elif isinstance(p, ImagePart):
-                url = image_placeholder(p) if for_record else f"data:{p.media_type};base64,{p.data}"
-                content.append({"type": "image_url", "image_url": {"url": url}})
+        content = user_content([p for p in message.parts
+                                if isinstance(p, (TextPart, ImagePart))], for_record=for_record)
         if content:
             out.append({"role": "user", "content": content})
     return out
+
+
+def user_content(parts: list[TextPart | ImagePart], *,
+                 for_record: bool = False) -> str | list[dict[str, Any]]:
+    """A user message's content: one string when every part is text, else the list of content
+    parts in order (images as data URLs, or as their hash ``for_record``)."""
+    if all(isinstance(p, TextPart) for p in parts):
+        return TEXT_JOIN.join(p.text for p in parts)
+    content: list[dict[str, Any]] = []
+    for p in parts:
+        if isinstance(p, TextPart):
+            content.append({"type": "text", "text": p.text})
+        else:
+            url = image_placeholder(p) if for_record else f"data:{p.media_type};base64,{p.data}"
+            content.append({"type": "image_url", "image_url": {"url": url}})
+    return content
 
 
 def chat_tools(request: Request) -> list[dict[str, Any]]:
@@ -81,3 +111,73 @@ def chat_stop_reason(finish_reason: str | None, has_calls: bool) -> StopReason:
             return "refusal"
         case _:
             return "tool_call" if has_calls else "other"
+
+
+class ToolChoiceFallback:
+    """Which ``tool_choice`` one server and model get: ``"required"``, or ``"auto"`` once the
+    server refused ``"required"`` (module docstring). Refusals are remembered for the process,
+    so a sweep pays for one refused call per server and model, not one per episode."""
+
+    _refused: ClassVar[dict[tuple[str, str, str], str]] = {}
+    _lock: ClassVar[threading.Lock] = threading.Lock()
+
+    def __init__(self, provider: str, base_url: str | None, model: str) -> None:
+        self._key = (provider, base_url or "", model)
+        self._local = bool(base_url)
+
+    def apply(self, kwargs: dict[str, Any], dropped: dict[str, str]) -> None:
+        """Set ``kwargs["tool_choice"]`` for a request that sends tools."""
+        with self._lock:
+            why = self._refused.get(self._key)
+        kwargs["tool_choice"] = "required" if why is None else "auto"
+        if why is not None:
+            dropped["tool_choice"] = why
+
+    def refusal(self, kwargs: dict[str, Any], status: int | None,
+                said: str | None) -> str | None:
+        """How the server refused ``"required"``, if this error answer (``status``, and the
+        server's own message ``said``: None without an error body) to ``kwargs`` is such a
+        refusal; else None. A 4xx must name ``tool_choice``; a 500 whose error body has an
+        empty message (a failed assertion) counts only for a server at a base URL (a
+        provider's own API says what failed; a 502-504 or a 500 without a body is a gateway's
+        or an overloaded server's, and is retried as transient)."""
+        if kwargs.get("tool_choice") != "required" or status is None or said is None:
+            return None
+        said = " ".join(said.split())
+        if 400 <= status < 500 and "tool_choice" in said.lower():
+            return f"HTTP {status}: {said[:200]}"
+        if status == 500 and not said and self._local:
+            return f"HTTP {status} with an empty error message"
+        return None
+
+    def fall_back(self, refusal: str, dropped: dict[str, str],
+                  *requests: dict[str, Any]) -> None:
+        """Send ``"auto"`` in ``requests`` (the call and its record) and say why."""
+        for kwargs in requests:
+            kwargs["tool_choice"] = "auto"
+        dropped["tool_choice"] = (f'the server refused tool_choice "required" ({refusal}); '
+                                  f'sent "auto", so a reply may hold no tool call')
+
+    def remember(self, dropped: dict[str, str]) -> None:
+        """After ``"auto"`` was answered: the same for every later call to this server."""
+        with self._lock:
+            self._refused[self._key] = dropped["tool_choice"]
+
+
+def server_message(body: Any) -> str | None:
+    """What an error body says (``{"error": {"message": ...}}``, ``{"message": ...}``,
+    ``{"detail": ...}`` or text); "" when it says nothing, None when there is no body."""
+    if body is None:
+        return None
+    if isinstance(body, dict):
+        inner = body.get("error", body)
+        if isinstance(inner, dict):
+            said = inner.get("message") or inner.get("detail") or ""
+            said = said if isinstance(said, str) else json.dumps(said)
+            param = inner.get("param")
+            return f"{said} (param {param})" if isinstance(param, str) and param else said
+        if inner:
+            return inner if isinstance(inner, str) else json.dumps(inner)
+        detail = body.get("detail")
+        return "" if not detail else detail if isinstance(detail, str) else json.dumps(detail)
+    return body.strip() if isinstance(body, str) else ""

@@ -31,8 +31,8 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import litellm  # noqa: E402
 
 from .base import Adapter, Stopwatch  # noqa: E402
-from .chat_format import (chat_messages, chat_stop_reason, chat_tools,  # noqa: E402
-                          parse_tool_call)
+from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  # noqa: E402
+                          chat_tools, parse_tool_call, server_message)
 from .classify import (classify_status, json_reply, malformed,  # noqa: E402
                        reading_reply, scrub)
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
@@ -61,6 +61,7 @@ class LiteLLMAdapter(Adapter):
                         reason="bad_request", provider=self.provider) from exc
         self.supported = set(litellm.get_supported_openai_params(
             model=model, custom_llm_provider=self.routed_provider) or ())
+        self._tool_choice = ToolChoiceFallback(self.provider, options.get("base_url"), model)
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config
@@ -69,13 +70,13 @@ class LiteLLMAdapter(Adapter):
             "messages": chat_messages(request, for_record=for_record,
                                       replay_provider=self.provider),
         }
-        if request.tools and cfg.tool_mode == "tools":
-            kwargs["tools"] = chat_tools(request)
-            kwargs["tool_choice"] = "required"
-            if "parallel_tool_calls" in self.supported:
-                kwargs["parallel_tool_calls"] = False
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = chat_tools(request)
+            self._tool_choice.apply(kwargs, dropped)
+            if "parallel_tool_calls" in self.supported:
+                kwargs["parallel_tool_calls"] = False
         knobs = {"max_tokens": cfg.max_output_tokens, "temperature": cfg.temperature,
                  "seed": cfg.seed, "reasoning_effort": cfg.reasoning_effort,
                  "thinking": ({"type": "enabled", "budget_tokens": cfg.thinking_budget}
@@ -106,12 +107,16 @@ class LiteLLMAdapter(Adapter):
             call["api_key"] = "not-needed"
         watch = Stopwatch()
         try:
-            result = await _on_litellm_loop(litellm.acompletion(**call))
-        except Exception as exc:
-            verdict = _classify(exc)
-            if verdict is None:
+            result = await _send(call)
+        except ProviderError as verdict:
+            said = server_message(getattr(verdict.__cause__, "body", None))
+            refusal = self._tool_choice.refusal(call, verdict.status, said)
+            if refusal is None:
                 raise
-            raise verdict from exc
+            self._tool_choice.fall_back(refusal, dropped, call, record)
+            watch = Stopwatch()
+            result = await _send(call)
+            self._tool_choice.remember(dropped)
         latency = watch.elapsed()
         raw = json_reply(result, self.provider, "a chat completion", {"choices": list})
         with reading_reply(self.provider):
@@ -149,6 +154,16 @@ class LiteLLMAdapter(Adapter):
             thinking=bool(reasoning or blocks or reasoning_text),
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
             raw_response=scrub(raw), latency_s=latency)
+
+
+async def _send(call: dict[str, Any]) -> Any:
+    try:
+        return await _on_litellm_loop(litellm.acompletion(**call))
+    except Exception as exc:
+        verdict = _classify(exc)
+        if verdict is None:
+            raise
+        raise verdict from exc
 
 
 _loop: asyncio.AbstractEventLoop | None = None

@@ -2,7 +2,8 @@
 server.
 
 Knobs: ``max_completion_tokens``, ``temperature``, ``seed``, ``reasoning_effort``. Not sent:
-``thinking_budget`` (OpenAI takes an effort, not a token budget).
+``thinking_budget`` (OpenAI takes an effort, not a token budget). Messages, and the
+``tool_choice`` fallback for servers that refuse ``"required"``: ``chat_format``.
 """
 
 from __future__ import annotations
@@ -12,10 +13,11 @@ from typing import Any
 import openai
 
 from .base import Adapter, Stopwatch
-from .chat_format import chat_messages, chat_stop_reason, chat_tools, parse_tool_call
+from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason, chat_tools,
+                          parse_tool_call, server_message)
 from .classify import json_reply, malformed, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
-from .types import Request, Response, Usage
+from .types import ProviderError, Request, Response, Usage
 
 __all__ = ["OpenAIChatAdapter"]
 
@@ -29,17 +31,18 @@ class OpenAIChatAdapter(Adapter):
         self._client = LoopClient(lambda: openai.AsyncOpenAI(
             api_key=key, base_url=options.get("base_url"), max_retries=0,
             timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
+        self._tool_choice = ToolChoiceFallback(self.provider, options.get("base_url"), model)
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config
         kwargs: dict[str, Any] = {"model": self.model,
                                   "messages": chat_messages(request, for_record=for_record)}
-        if request.tools and cfg.tool_mode == "tools":
-            kwargs["tools"] = chat_tools(request)
-            kwargs["tool_choice"] = "required"
-            kwargs["parallel_tool_calls"] = False
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = chat_tools(request)
+            self._tool_choice.apply(kwargs, dropped)
+            kwargs["parallel_tool_calls"] = False
         if cfg.max_output_tokens is not None:
             kwargs["max_completion_tokens"] = sent["max_completion_tokens"] = \
                 cfg.max_output_tokens
@@ -58,16 +61,29 @@ class OpenAIChatAdapter(Adapter):
         record, _, _ = self.build(request, for_record=True)
         watch = Stopwatch()
         try:
-            result = await self._client.get().chat.completions.create(**kwargs)
+            result = await self._send(kwargs)
+        except ProviderError as verdict:
+            said = server_message(getattr(verdict.__cause__, "body", None))
+            refusal = self._tool_choice.refusal(kwargs, verdict.status, said)
+            if refusal is None:
+                raise
+            self._tool_choice.fall_back(refusal, dropped, kwargs, record)
+            watch = Stopwatch()
+            result = await self._send(kwargs)
+            self._tool_choice.remember(dropped)
+        latency = watch.elapsed()
+        raw = json_reply(result, self.provider, "a chat completion", {"choices": list})
+        with reading_reply(self.provider):
+            return self.normalise(result, raw, record, sent, dropped, latency)
+
+    async def _send(self, kwargs: dict[str, Any]) -> Any:
+        try:
+            return await self._client.get().chat.completions.create(**kwargs)
         except Exception as exc:
             verdict = classify_sdk_error(exc, openai, self.provider)
             if verdict is None:
                 raise
             raise verdict from exc
-        latency = watch.elapsed()
-        raw = json_reply(result, self.provider, "a chat completion", {"choices": list})
-        with reading_reply(self.provider):
-            return self.normalise(result, raw, record, sent, dropped, latency)
 
     def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
                   latency: float) -> Response:

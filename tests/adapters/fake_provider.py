@@ -4,7 +4,8 @@ It serves ``/v1/chat/completions``, ``/v1/responses`` and ``/v1/messages`` from 
 steps: a reply (a body in the provider's real shape) or a fault (``429`` with Retry-After,
 ``500``, ``503``, ``529``, ``timeout``: no answer for ``hang`` seconds, ``drop``: the
 connection closed without an answer, ``malformed``: 200 with broken JSON, ``html``: 200 with an
-HTML page, as a proxy's error or login page comes back). Every request is kept (path, headers,
+HTML page, as a proxy's error or login page comes back), or an error answer of any status
+and body (``error``: how a server refuses a request). Every request is kept (path, headers,
 JSON body). In a reply body, ``ECHO_KEY`` is replaced by the API key the request carried, as a
 server that echoes a key back (in an error text, a debug field) would. Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
 """
@@ -31,6 +32,7 @@ class Step:
     fault: str | None = None
     body: dict | None = None
     retry_after: float = 2.0
+    status: int = 200
 
 
 @dataclass
@@ -80,6 +82,11 @@ class FakeProvider:
     def reply(self, body: Any) -> FakeProvider:
         """Answer 200 with ``body`` as JSON (any JSON value: a wrong shape is a test too)."""
         self.steps.append(Step(body=body))
+        return self
+
+    def error(self, status: int, body: Any) -> FakeProvider:
+        """Answer ``status`` with ``body`` as JSON."""
+        self.steps.append(Step(fault="error", body=body, status=status))
         return self
 
     def fault(self, kind: str, retry_after: float = 2.0) -> FakeProvider:
@@ -144,6 +151,8 @@ class FakeProvider:
                 self._send(h, 200, b'{"id": "broken", "choices": [', seen)
             case "html":
                 self._send(h, 200, HTML_PAGE, seen, content_type="text/html; charset=utf-8")
+            case "error":
+                self._send(h, step.status, step.body, seen)
 
     @staticmethod
     def _send(h: BaseHTTPRequestHandler, status: int, body: Any, seen: Seen,
