@@ -80,39 +80,41 @@ def completion(body: dict) -> dict:
     }
 
 
-def fake_adapter():
-    """The OpenAI Chat adapter with its HTTP answered in process by ``completion``."""
+def fake_adapter(reply=completion):
+    """The OpenAI Chat adapter with its HTTP answered in process by ``reply`` (a request
+    body to a response body; ``completion`` by default)."""
     import httpx2
     import openai
 
     from adapters.openai_chat import OpenAIChatAdapter
 
     def handle(request):
-        return httpx2.Response(200, json=completion(json.loads(request.content)))
+        return httpx2.Response(200, json=reply(json.loads(request.content)))
 
     return OpenAIChatAdapter(
         "fake-model", api_key="not-needed", base_url="http://fake.invalid/v1",
         http_client=openai.DefaultAsyncHttpxClient(transport=httpx2.MockTransport(handle)))
 
 
-def episode_job(steps: int):
-    """The job and its one-job sweep: ``steps`` interaction steps, full history."""
+def episode_job(steps: int, history: str | int = "full"):
+    """The job and its one-job sweep: ``steps`` interaction steps, full history (or the
+    last ``history`` turns)."""
     from llm_eval.sweep import Sweep
 
     spec = Sweep.from_data({
         "name": f"transcript-bench-{steps}", "models": [MODEL], "worlds": [WORLD],
-        "families": [FAMILY], "budgets": {"interaction_steps": [steps], "history": ["full"]},
+        "families": [FAMILY], "budgets": {"interaction_steps": [steps], "history": [history]},
         "calls": {"max_attempts": 1, "timeout": 60}})
     (job,) = spec.expand()
     return job, spec
 
 
-def play(steps: int, out: Path):
+def play(steps: int, out: Path, *, history: str | int = "full", reply=completion):
     """Play one episode into ``out`` (a transcript path); the job's outcome."""
     from llm_eval.sweep import execute_job
 
-    job, spec = episode_job(steps)
-    outcome = execute_job(job, spec, out, adapter=fake_adapter())
+    job, spec = episode_job(steps, history)
+    outcome = execute_job(job, spec, out, adapter=fake_adapter(reply))
     if outcome.status != "done":
         raise RuntimeError(f"the episode ended {outcome.status}: {outcome.error}")
     return outcome
@@ -123,8 +125,8 @@ def child(steps: int, trace: bool) -> dict:
     import tracemalloc
 
     with tempfile.TemporaryDirectory(prefix="transcript-bench-") as scratch:
-        play(3, Path(scratch) / "warm-up" / "t.jsonl")   # imports, caches, fused code
-        path = Path(scratch) / "transcripts" / "t.jsonl"
+        play(3, Path(scratch) / "warm-up" / "t.jsonl.gz")   # imports, caches, fused code
+        path = Path(scratch) / "transcripts" / "t.jsonl.gz"   # as runs write it
         if trace:
             tracemalloc.start()
         wall = time.perf_counter()

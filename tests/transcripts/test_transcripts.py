@@ -3,6 +3,7 @@ images are stored once by hash, and a whole episode streams into a readable tran
 
 from __future__ import annotations
 
+import gzip
 import json
 
 import pytest
@@ -126,3 +127,46 @@ def test_an_episode_streams_into_its_transcript(tmp_path, agent_name):
     ends = transcript.of_type("phase_end")
     assert [e.steps for e in ends] == [result.interaction.steps, result.test.steps]
     assert transcript.of_type("score")[0].score == result.score
+
+
+def test_a_compressed_transcript_round_trips_and_plain_and_gzip_read_alike(tmp_path):
+    for name in ("t.jsonl", "t.jsonl.gz"):
+        with TranscriptWriter(tmp_path / name) as writer:
+            for event in EVENTS:
+                writer.write(event)
+    assert (tmp_path / "t.jsonl.gz").read_bytes()[:2] == b"\x1f\x8b"
+    assert gzip.decompress((tmp_path / "t.jsonl.gz").read_bytes()) == \
+        (tmp_path / "t.jsonl").read_bytes()
+    assert read_transcript(tmp_path / "t.jsonl.gz").events == read_transcript(
+        tmp_path / "t.jsonl").events == tuple(EVENTS)
+
+
+def test_a_torn_compressed_transcript_reads_up_to_the_tear(tmp_path):
+    path = tmp_path / "t.jsonl.gz"
+    writer = TranscriptWriter(path)   # never closed: a crash leaves no gzip trailer
+    sizes = []
+    for event in EVENTS:
+        writer.write(event)
+        sizes.append(path.stat().st_size)
+    whole = path.read_bytes()
+    for n in range(1, len(EVENTS)):   # every event is readable as soon as it is written
+        path.write_bytes(whole[:sizes[n - 1]])
+        transcript = read_transcript(path)
+        assert list(transcript.events) == EVENTS[:n] and transcript.torn is None
+        path.write_bytes(whole[:(sizes[n - 1] + sizes[n]) // 2])   # cut inside the next one
+        transcript = read_transcript(path)
+        assert list(transcript.events) == EVENTS[:n]
+        assert transcript.torn in (None, n + 1)   # a part of the line, or none of it yet
+    writer.close()
+
+
+def test_a_corrupt_compressed_stream_names_the_file_and_line(tmp_path):
+    path = tmp_path / "t.jsonl.gz"
+    with TranscriptWriter(path) as writer:
+        for event in EVENTS:
+            writer.write(event)
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 8] = b"\xff" * 8
+    path.write_bytes(bytes(data))
+    with pytest.raises(TranscriptError, match=r"t\.jsonl\.gz:\d+: "):
+        read_transcript(path)
