@@ -27,7 +27,7 @@ from adapters.classify import scrub
 from adapters.types import Fatal, ProviderError, RateLimited, Request, Response, Transient
 
 from .errors import LlmEvalError
-from .pricing import Cost, price
+from .pricing import Cost, PriceBook, price
 
 __all__ = ["CallPolicy", "Attempt", "CallResult", "FatalProviderError", "InfrastructureError",
            "call", "call_sync", "sleep"]
@@ -68,8 +68,8 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class CallResult:
-    """The response, every attempt, and the cost of the answer (None for a model the price
-    table does not know; the raw usage stays in the response for re-pricing)."""
+    """The response, every attempt, and the cost of the answer (None for an unpriced model;
+    the raw usage stays in the response for re-pricing)."""
 
     response: Response
     attempts: tuple[Attempt, ...]
@@ -121,8 +121,11 @@ def _now() -> str:
 
 
 async def call(adapter: Adapter, request: Request, *,
-               policy: CallPolicy = CallPolicy()) -> CallResult:
-    """Send ``request`` through ``adapter`` with retries; the response and every attempt."""
+               policy: CallPolicy = CallPolicy(), prices: PriceBook | None = None,
+               priced_as: str | None = None) -> CallResult:
+    """Send ``request`` through ``adapter`` with retries; the response, every attempt, and its
+    cost by ``prices`` (LiteLLM's map by default) for the model ``priced_as`` (default the
+    adapter's: a replay prices as the model it replays)."""
     attempts: list[Attempt] = []
     backoff = wait_random_exponential(multiplier=policy.backoff_initial, max=policy.backoff_max)
 
@@ -168,13 +171,15 @@ async def call(adapter: Adapter, request: Request, *,
                                  tuple(attempts), error.status) from error
     except (RateLimited, Transient) as error:
         raise InfrastructureError(adapter.provider, tuple(attempts), error) from error
-    return CallResult(response, tuple(attempts), price(response.usage, response.model))
+    return CallResult(response, tuple(attempts),
+                      price(response.usage, priced_as or adapter.name, prices))
 
 
-def call_sync(adapter: Adapter, request: Request, *,
-              policy: CallPolicy = CallPolicy()) -> CallResult:
+def call_sync(adapter: Adapter, request: Request, *, policy: CallPolicy = CallPolicy(),
+              prices: PriceBook | None = None, priced_as: str | None = None) -> CallResult:
     """``call`` for synchronous callers (runs its own event loop)."""
-    return asyncio.run(call(adapter, request, policy=policy))
+    return asyncio.run(call(adapter, request, policy=policy, prices=prices,
+                            priced_as=priced_as))
 
 
 def _failed(number: int, started: str, clock: float, error: ProviderError) -> Attempt:

@@ -37,7 +37,7 @@ class UnknownAgentError(LlmEvalError, ValueError):
 def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any) -> Agent:
     """The agent called ``name`` for ``task``: ``random`` (seeded by ``seed``), ``oracle``, or
     an ``LLMAgent`` for a model ``provider/model`` (``llm`` holds its settings: rendering,
-    prompt_variant, history, config, policy, tool_mode, adapter, adapter_options).
+    prompt_variant, history, config, policy, tool_mode, adapter, adapter_options, prices).
 
     An unknown name raises ``UnknownAgentError`` (or, for an unknown provider, the registry's
     ``UnknownProviderError``) with a "did you mean"; a missing API key

@@ -49,6 +49,7 @@ from adapters.replay import recording_key
 
 from ..autumn import Frame
 from ..calls import CallPolicy, call
+from ..pricing import PriceBook
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
@@ -105,8 +106,8 @@ class LLMAgent:
                  prompt_variant: str = "default", history: Literal["full"] | int = "full",
                  config: GenerationConfig | None = None, policy: CallPolicy | None = None,
                  tool_mode: Literal["tools", "text", "tags"] | None = None,
-                 adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None
-                 ) -> None:
+                 adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None,
+                 prices: PriceBook | None = None) -> None:
         self.model = model
         self.rendering = parse_rendering(rendering)
         self.prompts: PromptSet = load_prompts(prompt_variant)
@@ -120,6 +121,7 @@ class LLMAgent:
             config = config.model_copy(update={"tool_mode": tool_mode})
         self.config = config
         self.policy = policy or CallPolicy()
+        self.prices = prices   # None: LiteLLM's price map
         self.adapter = adapter if adapter is not None else create_adapter(
             model, **(adapter_options or {}))
         self.name = model
@@ -136,7 +138,8 @@ class LLMAgent:
         turn = self._turn(observation)
         self._turns.append(turn)
         request = self._request(observation)
-        result = self._run(call(self.adapter, request, policy=self.policy))
+        result = self._run(call(self.adapter, request, policy=self.policy, prices=self.prices,
+                                priced_as=self.model))
         response = result.response
         reply = read_reply(response, observation.actions, self.config.tool_mode)
         if isinstance(reply, InvalidAction) and observation.text is not None:

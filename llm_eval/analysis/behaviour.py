@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any
 
 from ..actions import ARROWS
+from ..pricing import source_of_record
 from ..transcripts import TranscriptStream, job_of
 from .data import Episode
 
@@ -63,6 +64,7 @@ class Behaviour:
     model: str = ""
     runs: list[list[str]] = field(default_factory=list)
     call_input_tokens: list[int] = field(default_factory=list)   # per model call, in order
+    prices: str | None = None   # what priced its calls (``pricing.source_of_record``)
 
 
 def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
@@ -111,11 +113,14 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
     sent = invalid = 0
     input_tokens: list[int] = []
     coverage: float | None = None
+    first_cost: dict | None = None
     for n, event in enumerate(TranscriptStream(transcript_path, expand=False)):
         if n == 0 and event.type == "header":
             header = event
         elif event.type == "model_call":
             input_tokens.append(int(event.usage.get("input_tokens") or 0))
+            if not first_cost and event.cost:
+                first_cost = event.cost
         elif event.type == "score":
             coverage = _coverage(event)
         elif event.type == "action":
@@ -144,7 +149,9 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
         lcs_mean=sum(ratios) / len(ratios) if ratios else None,
         coverage=coverage, invalid_rate=invalid / sent if sent else 0.0,
         model=header.settings.get("model", "") if header else "", runs=runs,
-        call_input_tokens=input_tokens)
+        call_input_tokens=input_tokens,
+        prices=source_of_record(header.versions if header else None, first_cost)
+        if input_tokens else None)
 
 
 def _coverage(score) -> float | None:

@@ -19,6 +19,7 @@ from typing import Any
 
 from ..analysis.stats import arm_key, by_arm
 from ..atomic import write_atomic
+from ..pricing import UNPRICED
 from . import plots
 from .markup import Markup, join, png_uri, tag
 from .viewer import ViewerLimits, has_transcript, render_viewer
@@ -317,8 +318,9 @@ def _why_absent(episodes: Sequence[Any], measure: str) -> str:
     if not called:
         return "no finished episode made a model call (random or oracle agents only)"
     if measure == "cost_usd":
-        return (f"the price table (llm_eval/pricing/prices.yaml) has no price for "
-                f"{', '.join(called)}")
+        return (f"{', '.join(called)} {'is' if len(called) == 1 else 'are'} unpriced (LiteLLM's "
+                f"price map has no price for {'it' if len(called) == 1 else 'them'}; a run "
+                f"gives one with --prices FILE)")
     if measure == "reasoning_tokens":
         return f"{', '.join(called)} reported no reasoning tokens"
     return f"no finished episode of {', '.join(called)} records it"
@@ -342,23 +344,49 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
         spent = sum(e.spent_usd for e in mine)
         if not calls and not spent:
             continue   # random and oracle: nothing to count
-        priced = spent > 0 or any(e.cost_usd is not None for e in mine)   # else unknown
+        priced = spent > 0 or any(e.cost_usd is not None for e in mine)   # else unpriced
+        cost = total((e.cost_usd for e in done), 4)
         rows.append(tag("tr", tag("th", arm), tag("td", len(done), class_="num"),
                         tag("td", f"{calls:,}", class_="num"),
                         tag("td", total(e.total_tokens for e in done), class_="num"),
                         tag("td", total(e.reasoning_tokens for e in done), class_="num"),
-                        tag("td", total((e.cost_usd for e in done), 4), class_="num"),
-                        tag("td", f"{spent:,.4f}" if priced else "-", class_="num",
+                        tag("td", UNPRICED if cost == "-" and calls else cost, class_="num"),
+                        tag("td", f"{spent:,.4f}" if priced else UNPRICED, class_="num",
                             data_arm=arm)))
     if not rows:
         return Markup("")
+    sources = _price_sources(episodes)
     header = tag("tr", *[tag("th", h) for h in (
         "arm", "done", "model calls", "tokens (in + out)", "reasoning tokens",
         "cost of done episodes ($)", "spent, every execution ($)")])
     return join([tag("table", header, *rows, class_="compute"),
                  tag("p", "Spent counts every execution of each job, including ones the spend "
                           "cap or Ctrl-C interrupted and failed ones that were rerun; cost "
-                          "only the done episodes' own.", class_="note")])
+                          "only the done episodes' own. An unpriced model has no price in "
+                          "LiteLLM's map or the run's price file: its calls are not counted "
+                          "(not $0).", class_="note"),
+                 *([tag("p", "Prices: " + "; ".join(
+                     f"{source} ({', '.join(arms)})" for source, arms in sources.items()),
+                     class_="note prices")] if sources else [])])
+
+
+def _price_sources(episodes: Sequence[Any]) -> dict[str, list[str]]:
+    """What priced the calls of each arm's done episodes (from their transcripts)."""
+    from ..analysis.behaviour import behaviour_of
+    from ..transcripts import TranscriptError
+
+    sources: dict[str, list[str]] = {}
+    for e in episodes:
+        if e.status != "done" or not (e.tokens("calls") or 0) or not has_transcript(e):
+            continue
+        try:
+            source = behaviour_of(e.transcript).prices
+        except (TranscriptError, OSError, UnicodeDecodeError):
+            continue
+        arms = sources.setdefault(source or "unrecorded", [])
+        if str(e.model) not in arms:
+            arms.append(str(e.model))
+    return sources
 
 
 def _scaling_section(episodes: Sequence[Any], arms: Sequence[Any]) -> Markup:

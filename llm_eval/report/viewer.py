@@ -214,7 +214,7 @@ def _usage_line(calls: Sequence[Any]) -> str:
             priced = True
     text = (f"tokens in {totals['input_tokens']:.0f}, out {totals['output_tokens']:.0f}, "
             f"reasoning {totals['reasoning_tokens']:.0f}")
-    return text + (f"; cost ${cost:.6f}" if priced else "; cost unknown")
+    return text + (f"; cost ${cost:.6f}" if priced else "; unpriced")
 
 
 def _call_images(call: Any, images_dir: Path, limits: ViewerLimits) -> Markup:

@@ -147,7 +147,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                       f"it takes no {', '.join(ignored)} (only --spend-cap, to change the cap)",
                       file=sys.stderr)
                 return 2
-            reports = resume(args.resume, spend_cap=args.spend_cap, **options)
+            reports = resume(args.resume, spend_cap=args.spend_cap, prices=args.prices,
+                             **options)
             if not reports:
                 print(f"every job in {args.resume} is done; nothing to resume")
                 return 0
@@ -168,6 +169,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                           "--tasks, or --suite)", file=sys.stderr)
                     return 2
                 spec = _spec_from_flags(args)
+            if args.prices is not None:
+                spec = Sweep.from_data({**spec.canonical(), "prices": args.prices},
+                                       "command line")
             if spec.seed_warning:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
             reports = [run_sweep(spec, args.output, **options)]
@@ -240,6 +244,10 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--spend-cap", type=float, metavar="USD")
     flags.add_argument("--base-url", metavar="URL",
                        help="an OpenAI-compatible server for the models given")
+    run.add_argument("--prices", metavar="FILE",
+                     help="model prices over LiteLLM's price map (dollars per million tokens; "
+                          "with a SPEC.yaml, or with --resume to price a model a spend cap "
+                          "refused)")
     run.add_argument("--processes", type=integer_at_least(0), metavar="N",
                      help="worker processes for the random and oracle agents' episodes "
                           "(default: one per core; 0: in threads, like model jobs)")

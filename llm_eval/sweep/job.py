@@ -107,7 +107,7 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None):
     return make_agent(job.model, task, rendering=s["rendering"], prompt_variant=s["prompt"],
                       history=s["history"], config=config, policy=policy,
                       adapter_options=dict(spec.adapter_options.get(job.model, {})),
-                      adapter=adapter)
+                      adapter=adapter, prices=spec.price_book())
 
 
 def usage_of(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], float | None]:
@@ -121,12 +121,14 @@ def usage_of(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], float | None]
     return usage, (round(sum(costs), 8) if calls and len(costs) == len(calls) else None)
 
 
-def _versions(job: Job) -> dict[str, Any]:
+def _versions(job: Job, spec: Sweep) -> dict[str, Any]:
     versions: dict[str, Any] = {"llm_eval": __version__, "transcript_schema": SCHEMA_VERSION,
                                 "python": platform.python_version()}
     if "prompt_digest" in job.settings:
         versions["prompt"] = {"variant": job.settings["prompt"],
                               "digest": job.settings["prompt_digest"]}
+    if job.model not in LOCAL_AGENTS:   # what priced its calls: LiteLLM's map, a user's file
+        versions["prices"] = spec.price_book().describe()
     return versions
 
 
@@ -174,7 +176,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
                 world=task.world, family=task.family, seed=task.seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
-                versions=_versions(job), suite=suite))
+                versions=_versions(job, spec), suite=suite))
             agent = build_agent(job, spec, task, adapter=adapter)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call

@@ -37,6 +37,7 @@ class Progress:
         self.total = self.done = self.failed = self.stopped = self.running = 0
         self.finished_here = 0
         self.spent = 0.0
+        self.unpriced: set[str] = set()   # models whose calls have no price: not in spent
         self.started_at = time.monotonic()
 
     def begin(self, *, total: int, done: int, spent: float) -> None:
@@ -51,6 +52,8 @@ class Progress:
     def finished(self, job, outcome, *, spent: float) -> None:
         self.running -= 1
         self.spent = spent
+        if outcome.usage and outcome.usage.get("calls") and outcome.cost_usd is None:
+            self.unpriced.add(job.model)
         if outcome.status == "done":
             self.done += 1
             self.finished_here += 1
@@ -84,6 +87,7 @@ class Progress:
         return (f"{self.done}/{self.total} done, {self.running} running, {self.failed} failed"
                 + (f", {self.stopped} stopped" if self.stopped else "")
                 + f", spent ${self.spent:.4f}"
+                + (f" (unpriced: {', '.join(sorted(self.unpriced))})" if self.unpriced else "")
                 + (f", ETA {format_duration(eta)}" if eta is not None else ""))
 
 

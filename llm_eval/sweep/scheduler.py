@@ -154,11 +154,11 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
 
 
 def resume(run_dir: str | Path, *, spend_cap: float | None = None,
-           **kwargs) -> list[RunReport]:
+           prices: str | None = None, **kwargs) -> list[RunReport]:
     """Finish every run recorded in ``run_dir`` that has a job not done, oldest first, each
     with the spec it was last run with (a job done by one of them is adopted by the others),
-    or with ``spend_cap`` as its cap when given; the reports of the runs finished this time,
-    an empty list when all were done."""
+    or with ``spend_cap`` as its cap and ``prices`` as its price file when given; the reports
+    of the runs finished this time, an empty list when all were done."""
     run_dir = Path(run_dir)
     path = run_dir / STORE_FILE
     if not path.is_file():
@@ -175,6 +175,8 @@ def resume(run_dir: str | Path, *, spend_cap: float | None = None,
         for run in unfinished:
             data = run["spec"] if spend_cap is None else \
                 {**run["spec"], "spend_cap_usd": spend_cap}
+            if prices is not None:
+                data = {**data, "prices": prices}
             spec = Sweep.from_data(data, f"{path} (run {run['id']})")
             reports.append(run_sweep(spec, run_dir, **kwargs))
             if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
@@ -183,13 +185,10 @@ def resume(run_dir: str | Path, *, spend_cap: float | None = None,
 
 
 def unpriced_models(spec: Sweep) -> list[str]:
-    """The spec's provider models the price table cannot price (a spend cap could not see
-    what they spend)."""
-    from ..pricing import load_prices
-
-    table = load_prices()
-    return [m for m in spec.models if provider_of(m) not in FREE_PROVIDERS
-            and table.lookup(m.partition("/")[2]) is None]
+    """The spec's provider models its prices (LiteLLM's map, under the spec's price file)
+    cannot price: a spend cap could not see what they spend."""
+    return spec.price_book().unpriced(m for m in spec.models
+                                      if provider_of(m) not in FREE_PROVIDERS)
 
 
 def check_ready(spec: Sweep) -> None:
@@ -218,11 +217,13 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
     if check:
         check_ready(spec)
     if spec.spend_cap_usd is not None and (unpriced := unpriced_models(spec)):
-        table = _price_table_name()
-        raise SpecError(f"spend_cap_usd: the cap cannot see what {', '.join(unpriced)} "
-                        f"spend{'s' if len(unpriced) == 1 else ''}: the price table ({table}) "
-                        f"has no price for {'it' if len(unpriced) == 1 else 'them'}; run "
-                        f"without a spend cap or price the model in the table")
+        it, spends = ("it", "it spends") if len(unpriced) == 1 else ("them", "they spend")
+        example = f"{{models: {{{unpriced[0]}: {{input: 0.4, output: 1.6}}}}}}"
+        raise SpecError(f"spend_cap_usd: unpriced: {', '.join(unpriced)}; the cap cannot see "
+                        f"what {spends}: {spec.price_book().map_source} has no price for "
+                        f"{it}; give {it} a price (--prices FILE, or prices: in the spec, "
+                        f"e.g. {example} in dollars per million tokens) or run without a "
+                        f"spend cap")
     with hold_run_dir(run_dir):
         return await _run_locked(spec, run_dir, execute=execute, stop=stop,
                                  handle_sigint=handle_sigint, progress=progress,
@@ -352,13 +353,6 @@ def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> 
         return processes
     size = min(default_processes(), spec.limit_for("local"), local)
     return size if size > 1 else 0
-
-
-def _price_table_name() -> str:
-    from ..pricing import load_prices
-
-    table = load_prices()
-    return f"llm_eval/pricing/prices.yaml, version {table.version} of {table.date}"
 
 
 class SpendMeter:

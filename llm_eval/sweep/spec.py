@@ -130,6 +130,9 @@ class Sweep(_Strict):
     concurrency: dict[str, StrictInt] = Field(default_factory=dict)
     default_concurrency: int = Field(default=4, ge=1)
     spend_cap_usd: float | None = Field(default=None, ge=0)
+    # a price file (its path, made absolute) or the same data inline: over LiteLLM's map
+    # (``llm_eval.pricing``); not in job settings: prices change a cost, not a result
+    prices: str | dict[str, Any] | None = None
     calls: CallSettings = Field(default_factory=CallSettings)
     adapter_options: dict[str, dict[str, Any]] = Field(default_factory=dict)
     # shorter episodes and a fixed sampling seed (only in job settings when set)
@@ -299,6 +302,25 @@ class Sweep(_Strict):
                 raise ValueError(f"no model of this sweep goes to provider {provider!r} "
                                  f"(its providers: {', '.join(sorted(used))})")
         return limits
+
+    @field_validator("prices")
+    @classmethod
+    def _prices(cls, value: str | dict[str, Any] | None) -> str | dict[str, Any] | None:
+        from ..pricing import PriceFileError, book_for
+
+        if isinstance(value, str):
+            value = str(Path(value).resolve())
+        try:
+            book_for(value)
+        except PriceFileError as exc:   # not a ValueError: pydantic would not name the field
+            raise ValueError(str(exc)) from None
+        return value
+
+    def price_book(self):
+        """The prices of this sweep's calls: LiteLLM's map, under ``prices`` if given."""
+        from ..pricing import book_for
+
+        return book_for(self.prices)
 
     @field_validator("adapter_options")
     @classmethod

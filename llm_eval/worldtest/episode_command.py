@@ -74,8 +74,11 @@ def _llm_settings(args: argparse.Namespace) -> dict:
         info = next(p for p in providers() if p.name == ref.provider)
         if info.key_env and not any(os.environ.get(k) for k in info.key_env):
             options["api_key"] = "not-needed"   # a local OpenAI-compatible server
+    from ..pricing import load_prices
+
     return {"rendering": args.rendering, "prompt_variant": args.prompt,
-            "history": args.history, "config": config, "adapter_options": options}
+            "history": args.history, "config": config, "adapter_options": options,
+            "prices": load_prices(args.prices) if args.prices else None}
 
 
 def episode_task(args: argparse.Namespace):
@@ -130,7 +133,13 @@ def cmd_episode(args: argparse.Namespace) -> int:
         if (problem := _output_problem(args)) is not None:
             print(f"llm-eval: error: {problem}", file=sys.stderr)
             return 2
-        settings = _llm_settings(args)
+        from ..pricing import PriceFileError
+
+        try:
+            settings = _llm_settings(args)
+        except PriceFileError as exc:
+            print(f"llm-eval: error: --prices: {exc}", file=sys.stderr)
+            return 2
         try:
             adapter = create_adapter(args.agent, **settings.pop("adapter_options"))
         except ProviderError as exc:        # e.g. "auth: OPENAI_API_KEY is not set"
@@ -167,7 +176,10 @@ def cmd_episode(args: argparse.Namespace) -> int:
         line = format_result(result, args.agent, args.seed)
         if is_model:
             s = _calls_summary(agent.calls)
-            cost = f", ${s['cost_usd']:.4f}" if s["cost_usd"] is not None else ""
+            from ..pricing import describe_cost, litellm_name
+
+            cost = f", {describe_cost(s['cost_usd'])}" \
+                if litellm_name(args.agent) is not None else ""   # a replay costs nothing
             line += (f"; {s['calls']} model calls ({s['retries']} retries, "
                      f"{s['invalid_replies']} unusable replies), {s['input_tokens']} tokens in, "
                      f"{s['output_tokens']} out{cost}")
@@ -348,6 +360,9 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                             "under --protocol autumnbench, else tools)")
     model.add_argument("--base-url", default=None, metavar="URL",
                        help="an OpenAI-compatible server (openai-chat/..., litellm/openai/...)")
+    model.add_argument("--prices", default=None, metavar="FILE",
+                       help="model prices over LiteLLM's price map, in dollars per million "
+                            "tokens (models: {NAME: {input: ..., output: ...}})")
     model.add_argument("--calls", default=None, metavar="FILE",
                        help="write every model call (scrubbed) as JSON lines")
     model.add_argument("--record", default=None, metavar="FILE",

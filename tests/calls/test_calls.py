@@ -108,14 +108,20 @@ def test_bugs_are_not_retried():
     assert adapter.script == ["ok"]
 
 
-def test_result_is_priced_by_the_model_that_answered():
+def test_result_is_priced_by_the_model_asked_for():
+    """By its LiteLLM name from LiteLLM's map (``llm_eval.pricing``), whatever the route;
+    ``priced_as`` names the model a replay stands for."""
     from adapters import Usage
+    from llm_eval.pricing import price
+
+    usage = Usage(input_tokens=1_000_000, output_tokens=100_000)
 
     class Priced(Scripted):
         async def complete(self, request):
             return Response(provider="p", model_requested="gpt-5", model="gpt-5-2025-08-07",
-                            usage=Usage(input_tokens=1_000_000, output_tokens=100_000))
+                            usage=usage)
 
-    result = call_sync(Priced([]), REQUEST)
-    assert result.cost.model == "gpt-5" and result.cost.usd == pytest.approx(2.25)
+    result = call_sync(Priced([]), REQUEST, priced_as="openai/gpt-5")
+    assert result.cost.model == "gpt-5" and result.cost.usd == price(usage, "openai/gpt-5").usd
+    assert call_sync(Priced([]), REQUEST).cost is None   # scripted/...: no such model
     assert call_sync(Scripted(["ok"]), REQUEST).cost is None

@@ -282,10 +282,11 @@ def test_a_model_without_a_price_is_named_where_cost_is_missing(tmp_path):
             store.finish("r", job.id, score=0.5, raw_reward=0.5, cost_usd=None,
                          usage={"calls": 2, "input_tokens": 100, "output_tokens": 10})
     html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
-    assert ("Score against cost per episode (USD): skipped, the price table "
-            "(llm_eval/pricing/prices.yaml) has no price for openai-chat/house-model." in html)
+    assert ("Score against cost per episode (USD): skipped, openai-chat/house-model is "
+            "unpriced (LiteLLM&#x27;s price map has no price for it; a run gives one with "
+            "--prices FILE)." in html)
     assert ("Score against reasoning tokens per episode: skipped, openai-chat/house-model "
             "reported no reasoning tokens." in html)
     table = re.search(r'<table class="compute">.*?</table>', html).group(0)
     assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', table) == \
-        ["3", "6", "330", "-", "-", "-"]   # dollars unknown, not $0
+        ["3", "6", "330", "-", "unpriced", "unpriced"]   # not $0

@@ -89,6 +89,13 @@ def test_an_llm_job_writes_its_model_calls_with_attempts_and_no_key(tmp_path, mo
     assert images and images == stored
     assert "<image sha256=" in str(calls[0].request)
     assert transcript.header.versions["prompt"]["variant"] == "default"
+    # priced from LiteLLM's map, which the header names with its version
+    from llm_eval.pricing import price
+
+    prices = transcript.header.versions["prices"]
+    assert prices["map"] == "litellm" and prices["litellm"][0].isdigit()
+    assert calls[0].cost["source"] == f"LiteLLM price map (litellm {prices['litellm']})"
+    assert calls[0].cost["usd"] == price(calls[0].usage, MODEL).usd > 0
     no_secret_on_disk(tmp_path)
 
 

@@ -150,13 +150,23 @@ def test_a_spend_cap_needs_a_price_for_every_model(tmp_path):
     spec = Sweep.from_data({**SPEC, "models": ["random", "openai-chat/no-such-model-priced"],
                             "worlds": ["automaton"], "spend_cap_usd": 1.0})
     counting = Counting()
-    with pytest.raises(SpecError, match=r"spend_cap_usd: the cap cannot see what "
-                                        r"openai-chat/no-such-model-priced spends"):
+    with pytest.raises(SpecError) as refused:
         run_sweep(spec, tmp_path, execute=counting)
+    assert str(refused.value).startswith(
+        "spend_cap_usd: unpriced: openai-chat/no-such-model-priced; the cap cannot see what "
+        "it spends: LiteLLM price map (litellm ")
+    assert "give it a price (--prices FILE, or prices: in the spec" in str(refused.value)
     assert counting.ran == [] and not (tmp_path / "run.sqlite").exists()
     priced = Sweep.from_data({**SPEC, "models": ["openai-chat/gpt-4.1-mini"],
                               "worlds": ["automaton"], "spend_cap_usd": 1.0})
     assert unpriced_models(priced) == []
+    # a price given by the user lets the capped run start
+    prices = tmp_path / "prices.yaml"
+    prices.write_text("models:\n  openai-chat/no-such-model-priced: {input: 0, output: 0}\n")
+    given = Sweep.from_data({**spec.canonical(), "prices": str(prices)})
+    assert unpriced_models(given) == [] and given.prices == str(prices.resolve())
+    run_sweep(given, tmp_path / "given", execute=counting)
+    assert counting.ran
 
 
 def test_a_missing_key_is_one_error_before_any_job(tmp_path, monkeypatch, capsys):
