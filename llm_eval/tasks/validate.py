@@ -11,7 +11,14 @@ fail and its figures.
   ``identical_before_trigger`` (witness and fuzz runs), ``change_observable`` (frames differ
   at most ``MAX_CHANGE_DELAY`` steps after the trigger), ``no_crash`` (seeded random action
   sequences, a click on every cell, and fresh runs that start with a click on a cell showing
-  something, on both programs), ``oracle_detects``.
+  something, on both programs), and three on the observational change condition that
+  defines the scored T (WORLDTEST.md 3.2): ``condition_false_initially`` (it does not hold on
+  the initial state), ``condition_at_change`` (under the witness it first holds at the first
+  frame that differs from the original program's in lock-step, at most
+  ``MAX_CONDITION_LAG`` frames later, never earlier), ``condition_not_early`` (in the witness,
+  every fuzz run and the condition rollouts, seeded random play of the interaction budget,
+  half of it after a prefix of the witness, it never holds before the first difference: no
+  change claimed before anything changed); ``oracle_detects`` (the oracle scores 1).
 
 A check that raises fails with the error's message; the oracle checks are skipped (not
 failed) while ``llm_eval.agents`` has no ``OracleAgent``.
@@ -24,22 +31,27 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..worlds import world_spec
+from ..worldtest.scoring import condition_holds
 from .cd import Comparison, compare
 from .models import CDTask, MFPTask, PlanningTask
 from .planning import RANDOM_LIMIT, first_success, random_success
 from .trajectory import make, make_changed, patch, play, random_actions
 
 __all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
-           "validate_tasks", "MAX_CHANGE_DELAY"]
+           "validate_tasks", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG"]
 
 MAX_CHANGE_DELAY = 10        # steps from the trigger to the first visible difference
+MAX_CONDITION_LAG = 0        # frames from the first difference to where the condition holds
+_NO_CONDITION = "the task has no change condition (hidden.condition)"
 CHANCE_TOLERANCE = 0.05
 MAX_FIRST_CLICKS = 48       # fresh runs whose first action clicks a non-background cell
 
 
 @dataclass(frozen=True, slots=True)
 class Effort:
-    """How hard validation tries: planning rollouts, MFP random answers, CD fuzz runs."""
+    """How hard validation tries: planning rollouts, MFP random answers, CD fuzz runs, and
+    CD condition rollouts (each as long as the interaction budget; every other one starts
+    with a prefix of the witness, so that many reach the change)."""
 
     rollouts: int = 200
     random_answers: int = 1200
@@ -47,10 +59,12 @@ class Effort:
     fuzz_steps: int = 100
     click_sweep: bool = True
     oracle: bool = True
+    condition_rollouts: int = 50
 
 
 FULL = Effort()
-QUICK = Effort(rollouts=60, random_answers=600, fuzz_runs=6, fuzz_steps=60)
+QUICK = Effort(rollouts=60, random_answers=600, fuzz_runs=6, fuzz_steps=60,
+               condition_rollouts=6)
 
 
 @dataclass(frozen=True, slots=True)
@@ -221,23 +235,47 @@ def _fuzz_sequences(task: CDTask, effort: Effort) -> list[list[str]]:
     return runs
 
 
+def _condition_rollouts(task: CDTask, effort: Effort) -> list[list[str]]:
+    """Seeded random rollouts of the interaction budget; odd ones start with a prefix of the
+    witness (of a random length) and go on at random."""
+    size = world_spec(task.world).size
+    budget = task.budgets.interaction_steps
+    witness = list(task.hidden.witness or ())
+    runs = []
+    for i in range(effort.condition_rollouts):
+        rng = random.Random(8000 + i)
+        prefix = witness[:rng.randrange(len(witness) + 1)] if i % 2 else []
+        runs.append(prefix + random_actions(rng, size, budget - len(prefix)))
+    return runs
+
+
 def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
     crashes: list[str] = []
-    try:
-        w = compare(task, task.hidden.witness)
-    except Exception as exc:
-        crashes.append(f"witness: {type(exc).__name__}: {exc}")
-        w = Comparison(None, None, 0)
-    early = [] if not w.differs_before_trigger else ["witness"]
-    sequences = _fuzz_sequences(task, effort)
-    for i, actions in enumerate(sequences):
+    condition_errors: list[str] = []
+
+    def play(label: str, actions: list[str]) -> Comparison | None:
         try:
             c = compare(task, actions)   # steps both programs in lock-step
         except Exception as exc:
-            crashes.append(f"run {i}: {type(exc).__name__}: {exc}")
+            crashes.append(f"{label}: {type(exc).__name__}: {exc}")
+            return None
+        if c.condition_error:
+            condition_errors.append(f"{label}: {c.condition_error}")
+        return c
+
+    w = play("witness", task.hidden.witness) or Comparison(None, None, 0)
+    early = [] if not w.differs_before_trigger else ["witness"]
+    claimed = [] if not w.condition_before_difference else ["witness"]
+    sequences = _fuzz_sequences(task, effort) + _condition_rollouts(task, effort)
+    for i, actions in enumerate(sequences):
+        c = play(f"run {i}", actions)
+        if c is None:
             continue
         if c.differs_before_trigger:
             early.append(f"run {i}")
+        if c.condition_before_difference:
+            claimed.append(f"run {i} (holds at {c.condition_step}, "
+                           f"first difference {c.first_difference})")
     delay = None if w.trigger_step is None or w.first_difference is None \
         else w.first_difference - w.trigger_step
     observable = delay is not None and 0 <= delay <= MAX_CHANGE_DELAY
@@ -253,6 +291,48 @@ def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
         Check("no_crash", not crashes,
               {"runs": runs, "steps": sum(len(a) for a in sequences),
                "crashes": len(crashes)}, "; ".join(crashes[:3])),
+        *_condition_checks(task, w, runs + 1, claimed, condition_errors),
+    ]
+
+
+def check_condition_initial(task: CDTask) -> Check:
+    name = "condition_false_initially"
+    if not task.hidden.condition:
+        return Check(name, False, detail=_NO_CONDITION)
+    world = make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    holds = condition_holds(world.interpreter, task.hidden.condition)
+    return Check(name, not holds, {"holds_initially": holds},
+                 "" if not holds else "the condition holds on the initial state")
+
+
+def _condition_checks(task: CDTask, w: Comparison, runs: int, claimed: list[str],
+                      errors: list[str]) -> list[Check]:
+    """``condition_at_change`` and ``condition_not_early`` from the lock-step runs (``w``:
+    the witness's). A condition that fails to evaluate fails ``condition_not_early`` (an
+    episode would end in that error), and ``condition_at_change`` if it fails on the witness."""
+    names = ("condition_at_change", "condition_not_early")
+    if not task.hidden.condition:
+        return [Check(n, False, detail=_NO_CONDITION) for n in names]
+    lag = None if w.condition_step is None or w.first_difference is None \
+        else w.condition_step - w.first_difference
+    on_time = lag is not None and 0 <= lag <= MAX_CONDITION_LAG and not w.condition_error
+    if w.condition_error:
+        why = w.condition_error
+    elif lag is None:
+        why = ("the condition never holds under the witness" if w.condition_step is None
+               else "the witness shows no difference from the original program")
+    else:
+        why = (f"the condition first holds {abs(lag)} frame(s) "
+               f"{'before' if lag < 0 else 'after'} the first difference")
+    early = "; ".join(errors[:3]) if errors else (
+        "the condition holds before any frame differs from the original program's"
+        if claimed else "")
+    return [
+        Check(names[0], on_time,
+              {"condition_step": w.condition_step, "first_difference": w.first_difference,
+               "lag": lag, "max_lag": MAX_CONDITION_LAG}, "" if on_time else why),
+        Check(names[1], not claimed and not errors,
+              {"runs": runs, "holds_early": claimed[:5], "errors": len(errors)}, early),
     ]
 
 
@@ -271,7 +351,7 @@ def check_oracle(task) -> Check:
     except ImportError as exc:
         return Check(name, False, detail=f"oracle agent not available ({exc})", skipped=True)
     result = run_episode(task, OracleAgent(task))
-    ok = result.raw_reward > 0 if task.family == "cd" else result.score == 1.0
+    ok = result.score == 1.0
     return Check(name, ok, {"score": result.score, "raw_reward": result.raw_reward,
                             "test_steps": result.test.steps},
                  "" if ok else "the oracle agent fails the task")
@@ -293,7 +373,8 @@ def validate_task(task, effort: Effort = FULL) -> TaskReport:
                    _run("random_near_chance", check_random_mfp, task, effort)]
     elif isinstance(task, CDTask):
         checks += [_run("modified_program_loads", check_modified_loads, task),
-                   _run("trigger_fires", check_trigger, task)]
+                   _run("trigger_fires", check_trigger, task),
+                   _run("condition_false_initially", check_condition_initial, task)]
         try:
             checks += check_before_and_after(task, effort)
         except Exception as exc:   # e.g. the modified program cannot be read

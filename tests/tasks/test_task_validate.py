@@ -13,7 +13,8 @@ from llm_eval.tasks import trajectory
 from llm_eval.tasks.validate import QUICK, Effort, validate_task
 from llm_eval.worlds import world_spec
 
-NO_ORACLE = Effort(rollouts=60, random_answers=600, fuzz_runs=4, fuzz_steps=50, oracle=False)
+NO_ORACLE = Effort(rollouts=60, random_answers=600, fuzz_runs=4, fuzz_steps=50, oracle=False,
+                   condition_rollouts=4)
 
 
 @pytest.mark.parametrize("task", all_tasks(), ids=lambda t: t.id)
@@ -100,7 +101,52 @@ def test_cd_program_that_differs_before_the_trigger_fails(monkeypatch):
 def test_cd_change_never_seen_fails(monkeypatch):
     _patched_program(monkeypatch, "easel", '(if changed then "pink" else "purple")',
                      '"purple"')
-    assert _failed(load_task("easel", "cd")) == {"change_observable"}
+    assert _failed(load_task("easel", "cd")) == {"change_observable", "condition_at_change"}
+
+
+def test_cd_condition_holding_on_the_initial_state_fails():
+    task = _replace(load_task("easel", "cd"), hidden={"condition": "true"})
+    assert _failed(task) == {"condition_false_initially", "condition_at_change",
+                             "condition_not_early"}
+
+
+def test_cd_condition_holding_before_the_change_shows_fails():
+    # the trigger holds from frame 5, the first pink mix shows at frame 6
+    task = _replace(load_task("easel", "cd"), hidden={"condition": "& changed (> strokes 3)"})
+    report = validate_task(task, NO_ORACLE)
+    assert {c.name for c in report.checks if not c.passed} == {"condition_at_change",
+                                                                "condition_not_early"}
+    assert report.check("condition_at_change").figures["lag"] == -1
+    assert "before the first difference" in report.check("condition_at_change").detail
+    assert report.check("condition_not_early").figures["holds_early"][0].startswith("witness")
+
+
+def test_cd_condition_holding_after_the_change_shows_fails():
+    task = load_task("hunters", "cd")          # wolves first move off-beat at frame 23
+    late = _replace(task, hidden={"condition": "& changed (> clock 25)"})
+    check = validate_task(late, NO_ORACLE).check("condition_at_change")
+    assert not check.passed and check.figures["lag"] == 3
+    assert check.figures["max_lag"] == 0 and "after the first difference" in check.detail
+
+
+def test_cd_condition_that_never_holds_or_cannot_be_evaluated_fails():
+    task = load_task("easel", "cd")
+    never = validate_task(_replace(task, hidden={"condition": "> strokes 99"}), NO_ORACLE)
+    assert "never holds" in never.check("condition_at_change").detail
+    assert never.check("condition_not_early").passed
+    broken = _replace(task, hidden={"condition": "& changed (> noSuchName 0)"})
+    report = validate_task(broken, NO_ORACLE)
+    assert {"condition_at_change", "condition_not_early"} <= _failed(broken)
+    assert "noSuchName" in report.check("condition_not_early").detail
+    assert report.check("no_crash").passed       # the programs are fine
+
+
+def test_cd_task_without_a_condition_fails():
+    task = _replace(load_task("warehouse", "cd"), hidden={"condition": None})
+    report = validate_task(task, NO_ORACLE)
+    names = {"condition_false_initially", "condition_at_change", "condition_not_early"}
+    assert _failed(task) == names
+    assert all("no change condition" in report.check(n).detail for n in names)
 
 
 def test_cd_trigger_that_never_fires_fails():
