@@ -7,10 +7,13 @@ checker.
 - MFP: replays the recorded actions from the task's seed on the original program and chooses
   the option equal to the final frame's hidden patch (if no option is equal, which only an
   invalid task allows, the option agreeing on the most cells; ``notes`` says so);
-- CD: plays ``hidden.witness`` (then ``noop``) in the modified world while running the original
-  program in lock-step with the same seed, finds the first frame where the two differ,
-  declares as soon as that frame exists and declaring is allowed, and submits its index. If no
-  difference shows within the budget it never declares (raw reward 0 rather than -1);
+- CD: plays ``hidden.witness`` (then ``noop``) on its own copy of the modified world and
+  evaluates the task's observational condition after every step (``oracle_harness.change_path``;
+  a search when the task has no witness); the first frame where it holds is the scored T. It
+  plays up to that frame, declares as soon as declaring is allowed, and submits T. A task
+  without a condition: the first frame that differs from the original program's, run in
+  lock-step with the same seed (``cd_change_frame``). If no change is found it never declares
+  (raw reward 0 rather than -1);
 - planning: searches for a plan with ``search.search_plan`` (best-first width search with state
   hashing, bounded by ``limits``) from the planning test's initial state, then plays it; if the
   search finds nothing it quits.

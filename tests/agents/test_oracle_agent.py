@@ -1,5 +1,5 @@
-"""The oracle: MFP by simulation, CD by lock-step comparison, planning by search; and the
-planner on every shipped planning task."""
+"""The oracle: MFP by simulation, CD by the task's condition (lock-step comparison for a task
+without one), planning by search; it scores 1 on every shipped task."""
 
 from __future__ import annotations
 
@@ -34,25 +34,44 @@ def test_cd_oracle_declares_no_earlier_than_allowed(tmp_path):
     root = tmp_path
     (root / "changes").mkdir()
     (root / "changes" / "warehouse.sexp").write_text(W.modified_program(), encoding="utf-8")
-    task = W.cd_task().model_copy(update={"hidden": W.cd_task().hidden.model_copy(
+    task = W.cd_task(condition="== (.. (.. pusher origin) x) 2")
+    task = task.model_copy(update={"hidden": task.hidden.model_copy(
         update={"trigger": "true", "witness": ["left", "down"]})})
     agent = OracleAgent(task, programs_root=root)
     result = run_episode(task, agent, programs_root=root)
     test_actions = [r.action for r in result.records if r.phase == "cd"]
     assert test_actions == ["left", "down", "noop", "declare", "submit 1"]
-    assert result.raw_reward == 1.0      # T = 1 (the trigger holds from the first tick)
+    assert result.raw_reward == 1.0      # T = 1: the left walked right at once
+
+
+def test_cd_oracle_submits_the_frame_where_the_condition_first_holds(tmp_path):
+    # frames differ from the original from frame 3 (the left walks right and pushes), but the
+    # condition (the pusher at x = 4) first holds at frame 6: the oracle submits 6, the T of
+    # the condition; submitting the first difference would be a false alarm (3 < T - 1)
+    root = W.write_cd_program(tmp_path)
+    task = W.cd_task(condition="== (.. (.. pusher origin) x) 4")
+    witness = ["down", "right", "left", "noop", "noop", "left"]
+    task = task.model_copy(update={"hidden": task.hidden.model_copy(
+        update={"witness": witness})})
+    assert cd_change_frame(task, 10, root)[0] == 3
+    agent = OracleAgent(task, programs_root=root)
+    result = run_episode(task, agent, programs_root=root)
+    test_actions = [r.action for r in result.records if r.phase == "cd"]
+    assert test_actions == [*witness, "declare", "submit 6"]
+    assert result.raw_reward == 1.0 and result.score == 1.0
 
 
 def test_cd_oracle_never_declares_without_a_difference(tmp_path):
     root = tmp_path
     (root / "changes").mkdir()
     (root / "changes" / "warehouse.sexp").write_text(W.modified_program(), encoding="utf-8")
-    task = W.cd_task(test_steps=6)
+    task = W.cd_task(test_steps=6, condition="> pushes 99")     # never within reach
     task = task.model_copy(update={"hidden": task.hidden.model_copy(
         update={"witness": ["noop"]})})
     agent = OracleAgent(task, programs_root=root)
     result = run_episode(task, agent, programs_root=root)
-    assert result.raw_reward == 0.0 and "no difference" in agent.notes[0]
+    assert result.raw_reward == 0.0 and "no change found" in agent.notes[0]
+    assert "declare" not in [r.action for r in result.records]
 
 
 def test_search_finds_a_plan_and_leaves_the_world_where_it_was():
@@ -159,7 +178,4 @@ def test_oracle_solves_every_shipped_planning_task(task):
 def test_oracle_on_shipped_mfp_and_cd_tasks(task):
     agent = OracleAgent(task)
     result = run_episode(task, agent)
-    if task.family == "mfp":
-        assert result.score == 1.0, agent.notes
-    else:
-        assert result.raw_reward > 0.5, agent.notes
+    assert result.score == 1.0, agent.notes
