@@ -195,8 +195,8 @@ def test_shipped_tasks_leak_nothing_hidden(task):
     blob = json.dumps([o.to_dict() for o in agent.seen])
     hidden = task.hidden.model_dump()
     texts = {"mfp": lambda: list(hidden["option_sources"]),
-             "cd": lambda: [hidden["trigger"], hidden["change"], hidden["program"],
-                            "SpecialConditionTriggered"],
+             "cd": lambda: [hidden["trigger"], hidden["condition"], hidden["change"],
+                            hidden["program"], "SpecialConditionTriggered"],
              "planning": lambda: []}[task.family]()
     if "witness" in hidden and len(hidden["witness"]) > 2:
         texts.append(json.dumps(hidden["witness"]))
