@@ -17,8 +17,9 @@ repeat: each event's ``time``, a model call's ``latency_s`` and its ``attempts``
 and the retries of transient failures, which a replay does not re-enact), and the header's
 ``run_id`` and ``versions`` (the package and Python versions that ran it), each event's
 ``schema_version`` and a model call's ``truncated`` list (the cut strings it lists are
-compared themselves). Everything else must be equal: observations, requests (hash and content), responses, usage, cost, actions and
-their validity, phase ends, score and end. The result names the first event that differs.
+compared themselves). Everything else must be equal: observations, requests (hash and
+content), responses, usage, cost, actions and their validity, phase ends, score and end. The
+result names the first event that differs.
 Both transcripts are read as streams, model calls compared as stored and, where the stored
 forms differ (a schema-1 recording stored every request whole), whole.
 

@@ -21,9 +21,9 @@ from typing import Annotated, Any, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
-__all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart", "ObservationEvent", "ModelCall",
-           "ActionEvent", "PhaseEnd", "Score", "InfrastructureErrorEvent", "End", "parse_event",
-           "now"]
+__all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart",
+           "ObservationEvent", "ModelCall", "ActionEvent", "PhaseEnd", "Score",
+           "InfrastructureErrorEvent", "End", "parse_event", "now"]
 
 SCHEMA_VERSION = 2
 READ_VERSIONS = (1, 2)   # the schema versions this program reads
