@@ -46,7 +46,7 @@ def model_calls(lines):
 
 def test_an_edited_response_is_a_mismatch_naming_the_event_and_step(tmp_path, capsys):
     def change(lines):
-        call = model_calls(lines)[2]
+        call = model_calls(lines)[1]   # the model's second "click 0 1"
         call["response"]["tool_calls"][0]["arguments"] = {"x": 5, "y": 5}
     path = edited(tmp_path, change)
     result = replay_transcript(path)
