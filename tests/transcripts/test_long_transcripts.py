@@ -1,7 +1,8 @@
 """Long LLM episodes (the transcript benchmark's zero-latency fake model through the real
 OpenAI Chat adapter and SDK): a transcript grows linearly, stores each call's requests so
 that what was sent is rebuilt exactly, replays exactly from its compressed file, and a reply
-over the cap is stored cut and still replays, flagged."""
+over the cap is stored cut and still replays, flagged; a transcript of the first schema
+(plain, every request whole) still reads and replays."""
 
 from __future__ import annotations
 
@@ -104,11 +105,37 @@ def test_a_reply_over_the_cap_is_stored_cut_and_replays_flagged(tmp_path):
     assert "request(s) matched on their stored (cut) form" in result.detail
 
 
-def test_the_shipped_plain_schema_1_transcripts_still_read_whole():
-    for path in sorted((REPO / "transcripts").glob("*.jsonl")):
-        events = list(TranscriptStream(path))
-        assert {e.schema_version for e in events} == {1}
-        calls = [e for e in events if e.type == "model_call"]
-        assert calls and all(c.request_patch is None for c in calls)
-        assert all(canonical_hash(c.request) == c.request_hash for c in calls)
-        assert all(c.response["raw_request"] for c in calls)
+SCHEMA_1 = Path(__file__).parent / "data" / "schema1-smollm2-openai-chat-warehouse-planning.jsonl"
+
+
+def test_a_schema_1_transcript_still_reads_whole():
+    """A transcript as the first schema wrote it (the SmolLM2 episode shipped until it was
+    re-recorded): plain JSON lines, every request whole."""
+    events = list(TranscriptStream(SCHEMA_1))
+    assert {e.schema_version for e in events} == {1}
+    calls = [e for e in events if e.type == "model_call"]
+    assert calls and all(c.request_patch is None and not c.truncated for c in calls)
+    assert all(canonical_hash(c.request) == c.request_hash for c in calls)
+    assert all(c.response["raw_request"]["messages"] for c in calls)
+    assert events == list(TranscriptStream(SCHEMA_1, expand=False))
+
+
+def as_schema_1(path: Path, out: Path) -> Path:
+    """The transcript at ``path`` rewritten as the first schema wrote it (plain, whole)."""
+    lines = []
+    for event in TranscriptStream(path):
+        data = event.model_dump(mode="json") | {"schema_version": 1}
+        if event.type == "model_call":
+            for key in ("request_patch", "raw_request_patch", "truncated"):
+                del data[key]
+        lines.append(json.dumps(data) + "\n")
+    out.write_text("".join(lines))
+    return out
+
+
+def test_a_schema_1_transcript_replays_into_schema_2(tmp_path):
+    bench.play(30, tmp_path / "t.jsonl.gz")
+    old = as_schema_1(tmp_path / "t.jsonl.gz", tmp_path / "old.jsonl")
+    assert b'"request_patch"' not in old.read_bytes()
+    result = replay_transcript(old)
+    assert result.status == "reproduced" and result.detail == "", result.detail
