@@ -8,15 +8,22 @@ Model names: see ``adapters.registry`` (``openai/gpt-5``, ``openai-chat/...``,
 ``anthropic/claude-sonnet-4-5``, ``litellm/gemini/gemini-2.5-pro``, ``replay/<path>``).
 """
 
-from .base import Adapter
-from .registry import (ModelRef, ProviderInfo, UnknownProviderError, create_adapter,
-                       parse_model, providers, register_provider)
-from .tools import (ChosenAction, InvalidAction, action_tools, next_turn_parts, read_reply,
-                    read_tag_reply, read_text_reply, read_tool_reply, tag_format_instructions,
-                    text_format_instructions)
-from .types import (Fatal, GenerationConfig, ImagePart, Message, ProviderError, RateLimited,
-                    Request, Response, TextPart, Tool, ToolCall, ToolCallPart, ToolResultPart,
-                    Transient, Usage)
+from llm_eval.lazy import lazy_exports
+
+_EXPORTS = {
+    "Adapter": ".base", "ModelRef": ".registry", "ProviderInfo": ".registry",
+    "UnknownProviderError": ".registry", "create_adapter": ".registry",
+    "parse_model": ".registry", "providers": ".registry", "register_provider": ".registry",
+    "ChosenAction": ".tools", "InvalidAction": ".tools", "action_tools": ".tools",
+    "next_turn_parts": ".tools", "read_reply": ".tools", "read_tag_reply": ".tools",
+    "read_text_reply": ".tools", "read_tool_reply": ".tools",
+    "tag_format_instructions": ".tools", "text_format_instructions": ".tools",
+    "Fatal": ".types", "GenerationConfig": ".types", "ImagePart": ".types",
+    "Message": ".types", "ProviderError": ".types", "RateLimited": ".types",
+    "Request": ".types", "Response": ".types", "TextPart": ".types", "Tool": ".types",
+    "ToolCall": ".types", "ToolCallPart": ".types", "ToolResultPart": ".types",
+    "Transient": ".types", "Usage": ".types",
+}
 
 __all__ = [
     "Adapter", "ModelRef", "ProviderInfo", "UnknownProviderError", "create_adapter",
@@ -28,3 +35,6 @@ __all__ = [
     "Request", "Response", "TextPart", "Tool", "ToolCall", "ToolCallPart", "ToolResultPart",
     "Transient", "Usage",
 ]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

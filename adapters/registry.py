@@ -30,11 +30,12 @@ import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from llm_eval.errors import LlmEvalError
 
-from .base import Adapter
+if TYPE_CHECKING:   # ``llm-eval providers`` reads the registry without pydantic
+    from .base import Adapter
 
 __all__ = ["ModelRef", "ProviderInfo", "UnknownProviderError", "register_provider",
            "parse_model", "create_adapter", "providers"]

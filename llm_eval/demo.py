@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
-from .tasks.models import FAMILIES
+from .tasks.families import FAMILIES
 
 __all__ = ["DEMO_WORLDS", "DEMO_SEEDS", "demo_spec", "recorded_transcripts", "run_demo",
            "score_table", "add_demo_parser"]

@@ -7,8 +7,12 @@ from __future__ import annotations
 import sys
 from collections import Counter
 
+from typing import TYPE_CHECKING
+
 from .errors import LlmEvalError
-from .replay import SKIPPED_BECAUSE, ReplayResult, replay_check, replay_checks
+
+if TYPE_CHECKING:
+    from .replay import ReplayResult
 
 __all__ = ["cmd_replay", "add_replay_parser"]
 
@@ -19,6 +23,8 @@ def cmd_replay(args) -> int:
     transcript missing, incomplete or unreadable), else 2 when a path holds no transcript, a
     file is not a readable transcript or no job could be checked (every job unfinished: a
     check that verified nothing does not pass), else 0."""
+    from .replay import replay_check, replay_checks   # not when only the parser is built
+
     try:
         checks = [c for target in args.targets for c in replay_checks(target)]
     except LlmEvalError as exc:
@@ -52,6 +58,8 @@ def cmd_replay(args) -> int:
 def _skipped_summary(results: list[ReplayResult]) -> str:
     """``"3 transcript(s) skipped: not finished (unfinished 2, interrupted 1)"``, and how many
     files were not readable transcripts."""
+    from .replay import SKIPPED_BECAUSE
+
     skipped = [r for r in results if r.status == "skipped"]
     unreadable = len(results) - len(skipped)   # nothing was checked: the rest were unreadable
     parts = []

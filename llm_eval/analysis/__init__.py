@@ -15,15 +15,23 @@ and behaviour (WORLDTEST.md 7 and 8).
 numpy only (no scipy); everything random is seeded, so the same runs give the same numbers.
 """
 
-from .behaviour import Behaviour, behaviour_of, behaviour_table, lcs_ratio, summarise
-from .data import AnalysisError, Episode, load_episodes
-from .scaling import (MEASURES, Curve, KnobCheck, compute_of, knob_checks, scaling_curves,
-                      trend_summary)
-from .stats import (Comparison, Estimate, GroupRow, aggregate, by_arm, estimate,
-                    paired_comparison, setting_label)
+from ..lazy import lazy_exports
+
+_EXPORTS = {
+    "Behaviour": ".behaviour", "behaviour_of": ".behaviour", "behaviour_table": ".behaviour",
+    "lcs_ratio": ".behaviour", "summarise": ".behaviour", "AnalysisError": ".data",
+    "Episode": ".data", "load_episodes": ".data", "MEASURES": ".scaling", "Curve": ".scaling",
+    "KnobCheck": ".scaling", "compute_of": ".scaling", "knob_checks": ".scaling",
+    "scaling_curves": ".scaling", "trend_summary": ".scaling", "Comparison": ".stats",
+    "Estimate": ".stats", "GroupRow": ".stats", "aggregate": ".stats", "by_arm": ".stats",
+    "estimate": ".stats", "paired_comparison": ".stats", "setting_label": ".stats",
+}
 
 __all__ = ["AnalysisError", "Episode", "load_episodes", "Estimate", "estimate", "GroupRow",
            "aggregate", "by_arm", "Comparison", "paired_comparison", "setting_label", "MEASURES",
            "Curve", "compute_of", "scaling_curves", "trend_summary", "KnobCheck",
            "knob_checks", "Behaviour", "behaviour_of", "behaviour_table", "lcs_ratio",
            "summarise"]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -39,9 +39,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from .data import AnalysisError, Episode, load_episodes
-from .stats import (Comparison, mix_text, mixed_settings, natural_key, paired_comparison,
-                    setting_label, task_key)
+from typing import TYPE_CHECKING
+
+# every ``llm-eval`` builds the parser: the store and numpy are imported when compare runs
+if TYPE_CHECKING:
+    from .data import Episode
+    from .stats import Comparison
 
 __all__ = ["add_compare_parser", "cmd_compare", "compare", "format_comparison", "select",
            "DEFAULT_MATCH", "EXIT_INPUT"]
@@ -62,6 +65,8 @@ def select(episodes: Sequence[Episode], conditions: Sequence[tuple[str, str]], *
            flag: str, source: str) -> list[Episode]:
     """The episodes whose settings satisfy every ``KEY=VALUE`` condition; an AnalysisError
     naming the setting (and the values it has) when one condition matches nothing."""
+    from .data import AnalysisError
+    from .stats import natural_key, setting_label
     chosen = list(episodes)
     for key, value in conditions:
         kept = [e for e in chosen if setting_label(e.knob(key)) == value]
@@ -75,6 +80,8 @@ def select(episodes: Sequence[Episode], conditions: Sequence[tuple[str, str]], *
 
 def _split_by(episodes: Sequence[Episode], key: str,
               source: str) -> tuple[str, list[Episode], str, list[Episode]]:
+    from .data import AnalysisError
+    from .stats import natural_key, setting_label
     values = sorted({setting_label(e.knob(key)) for e in episodes}, key=natural_key)
     if len(values) != 2:
         raise AnalysisError(f"--by {key}: needs exactly two values in {source}, found "
@@ -136,6 +143,7 @@ def compare(a: Sequence[Episode], b: Sequence[Episode], *, a_label: str, b_label
             match: Sequence[str] = DEFAULT_MATCH, per: str = "family",
             seed: int = 0) -> list[tuple[str, Comparison]]:
     """One comparison per value of ``per`` (in natural order), then the overall one."""
+    from .stats import natural_key, paired_comparison, setting_label
     match = tuple(match)
     values = sorted({setting_label(e.knob(per)) for e in (*a, *b)}, key=natural_key)
     rows = []
@@ -150,6 +158,8 @@ def compare(a: Sequence[Episode], b: Sequence[Episode], *, a_label: str, b_label
 
 
 def _arms(args: argparse.Namespace) -> tuple[str, list[Episode], str, list[Episode]]:
+    from .data import AnalysisError, load_episodes
+    from .stats import setting_label
     run_a = args.run_a
     run_b = args.run_b or args.run_a
     same_run = Path(run_a).resolve() == Path(run_b).resolve()
@@ -191,6 +201,7 @@ def _check_keys(a: Sequence[Episode], b: Sequence[Episode], match: Sequence[str]
                 per: str) -> None:
     """An AnalysisError for a ``--match`` or ``--per`` key that no episode of either arm has
     (every episode would share its value ``none``: one pair, or one row, for everything)."""
+    from .data import AnalysisError
     available = sorted({key for e in (*a, *b) for key in e.settings})
     if not available:
         return    # no episode at all: the no-pair error says so
@@ -213,6 +224,8 @@ def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence
                  by: str | None) -> None:
     """An AnalysisError when an arm holds episodes of one task that differ in the model or an
     arm setting: averaging them would report a blend of two arms as one."""
+    from .data import AnalysisError
+    from .stats import mix_text, mixed_settings
     for name, label, arm in arms:
         mixed = mixed_settings(arm, match)
         if not mixed:
@@ -231,6 +244,7 @@ def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence
 
 
 def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> str:
+    from .stats import task_key
     done = [e for e in arm if e.is_done]
     infra = sum(e.is_infra_error for e in arm)
     failed = sum(e.status == "failed" for e in arm)
@@ -245,6 +259,7 @@ def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> 
 
 
 def _few(values: set[str]) -> str:
+    from .stats import natural_key
     ordered = sorted(values, key=natural_key)
     return ", ".join(ordered[:5]) + (", ..." if len(ordered) > 5 else "")
 
@@ -252,6 +267,7 @@ def _few(values: set[str]) -> str:
 def _no_pairs(a_label: str, a: Sequence[Episode], b_label: str, b: Sequence[Episode],
               match: Sequence[str]) -> str:
     """Why no done episode of A has a counterpart in B, with each arm's counts."""
+    from .stats import task_key
     keys_a = {task_key(e, match) for e in a if e.is_done}
     keys_b = {task_key(e, match) for e in b if e.is_done}
     empty = [name for name, keys in (("A", keys_a), ("B", keys_b)) if not keys]
@@ -269,6 +285,7 @@ def _no_pairs(a_label: str, a: Sequence[Episode], b_label: str, b: Sequence[Epis
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from .data import AnalysisError
     try:
         a_label, a, b_label, b = _arms(args)
         _check_keys(a, b, args.match, args.per)

@@ -8,8 +8,14 @@
 - ``commands``: ``llm-eval report RUN_DIR... -o report.html``.
 """
 
-from .commands import add_report_parser, cmd_report
-from .page import build_report, render_report
-from .viewer import ViewerLimits
+from ..lazy import lazy_exports
+
+_EXPORTS = {
+    "add_report_parser": ".commands", "cmd_report": ".commands", "build_report": ".page",
+    "render_report": ".page", "ViewerLimits": ".viewer",
+}
 
 __all__ = ["build_report", "render_report", "ViewerLimits", "add_report_parser", "cmd_report"]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

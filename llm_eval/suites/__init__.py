@@ -5,9 +5,15 @@ A manifest lists each task with the sha256 of its task file and of every program
 longer match; ``llm-eval suites freeze NAME`` (``command``) regenerates it.
 """
 
-from .manifest import (SUITE_SCHEMA_VERSION, Suite, SuiteError, SuiteFile, SuiteMismatchError,
-                       SuiteTask, freeze, load_suite, suite_names, suite_path, write_suite)
+from ..lazy import lazy_exports
+
+_EXPORTS = dict.fromkeys(("SUITE_SCHEMA_VERSION", "Suite", "SuiteError", "SuiteFile",
+                          "SuiteMismatchError", "SuiteTask", "freeze", "load_suite",
+                          "suite_names", "suite_path", "write_suite"), ".manifest")
 
 __all__ = ["Suite", "SuiteTask", "SuiteFile", "SuiteError", "SuiteMismatchError",
            "SUITE_SCHEMA_VERSION", "load_suite", "suite_names", "suite_path", "freeze",
            "write_suite"]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -8,9 +8,17 @@
 - ``command``: ``llm-eval run``.
 """
 
-from .job import JobOutcome, execute_job
-from .scheduler import RunReport, resume, run_sweep, run_sweep_async
-from .spec import Budgets, Job, SpecError, Sweep, job_id
+from ..lazy import lazy_exports
+
+_EXPORTS = {
+    "JobOutcome": ".job", "execute_job": ".job", "RunReport": ".scheduler",
+    "resume": ".scheduler", "run_sweep": ".scheduler", "run_sweep_async": ".scheduler",
+    "Budgets": ".spec", "Job": ".spec", "SpecError": ".spec", "Sweep": ".spec",
+    "job_id": ".spec",
+}
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "JobOutcome", "execute_job",
            "RunReport", "run_sweep", "run_sweep_async", "resume"]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

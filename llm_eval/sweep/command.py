@@ -19,10 +19,13 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..argtypes import integer_at_least
 from ..errors import LlmEvalError
-from .spec import SpecError, Sweep
+
+if TYPE_CHECKING:
+    from .spec import Sweep
 
 __all__ = ["add_run_parser", "cmd_run", "format_report"]
 
@@ -56,6 +59,8 @@ def format_report(report) -> str:
 
 
 def _spec_from_flags(args: argparse.Namespace) -> Sweep:
+    from .spec import SpecError, Sweep
+
     data: dict = {"models": args.model}
     if args.worlds:
         data["worlds"] = args.worlds
@@ -136,6 +141,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ..runstore import RunStoreError
     from .progress import make_progress
     from .scheduler import resume, run_sweep
+    from .spec import SpecError, Sweep
 
     options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
                "check": True, "processes": args.processes}
@@ -206,7 +212,7 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                           "with the spec it was run with; --spend-cap sets a new cap")
     flags = run.add_argument_group("the spec as flags (instead of SPEC.yaml)")
     flags.add_argument("--model", action="append", metavar="M",
-                       help="random, oracle or provider/model (repeatable)")
+                       help="random, oracle, simulator or provider/model (repeatable)")
     flags.add_argument("--worlds", nargs="+", metavar="W", help="world names, or all")
     flags.add_argument("--tasks", nargs="+", metavar="DIR",
                        help="directories (or files) of task files to run instead of the "

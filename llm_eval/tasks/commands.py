@@ -8,12 +8,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..worlds import world_spec
-from .generate import write_world_tasks
-from .store import all_tasks
-from .validate import FULL, QUICK, TaskReport, validate_task
+if TYPE_CHECKING:
+    from .validate import TaskReport
+
+# the parser is built by every ``llm-eval`` invocation: what the commands need is imported
+# when they run
 
 __all__ = ["add_tasks_parser", "format_report", "cmd_generate", "cmd_validate"]
 
@@ -36,6 +37,9 @@ def format_report(report: TaskReport) -> list[str]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
+    from ..worlds import world_spec
+    from .generate import write_world_tasks
+
     world_spec(args.world)  # an unknown name raises UnknownWorldError with "did you mean"
     for path in write_world_tasks(args.world, args.out):
         print(path)
@@ -43,6 +47,10 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    from ..worlds import world_spec
+    from .store import all_tasks
+    from .validate import FULL, QUICK, validate_task
+
     for name in args.worlds:
         world_spec(name)
     effort = QUICK if args.quick else FULL

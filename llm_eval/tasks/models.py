@@ -28,6 +28,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from ..errors import TaskFileError
+from .families import FAMILIES
 
 __all__ = [
     "TASK_SCHEMA_VERSION", "FAMILIES", "Family", "Grid", "Rect", "Budgets",
@@ -37,7 +38,6 @@ __all__ = [
 ]
 
 TASK_SCHEMA_VERSION = 1
-FAMILIES = ("mfp", "cd", "planning")
 Family = Literal["mfp", "cd", "planning"]
 
 # A grid of colour names, grid[y][x]; a masked cell of a shown frame is None.

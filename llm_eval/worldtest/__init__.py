@@ -7,18 +7,24 @@ The action grammar of every phase is in ``commands``, the definition of the chan
 frame T in ``scoring``.
 """
 
-from .cd import CDPhase
-from .commands import ActionForm, Command, Param, parse_command, world_forms
-from .episode import EpisodeResult, PhaseStats, StepRecord, make_test_phase, run_episode
-from .errors import PhaseStateError, TaskProgramError, WorldTestError
-from .interaction import DEFAULT_INTERACTION_STEPS, InteractionPhase
-from .mfp import OPTION_COUNT, MFPPhase, masked_frames
-from .observation import (MASK_COLOUR, PHASES, CDView, EpisodeStart, MFPView, Observation,
-                          PlanningView)
-from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
-from .planning import PlanningPhase, goal_cells, goal_reached
-from .programs import modified_program_text, modified_world, original_world
-from .scoring import NOT_SUBMITTED, aggregate_score, cd_raw_reward
+from ..lazy import lazy_exports
+
+_EXPORTS = {
+    "CDPhase": ".cd", "ActionForm": ".commands", "Command": ".commands", "Param": ".commands",
+    "parse_command": ".commands", "world_forms": ".commands", "EpisodeResult": ".episode",
+    "PhaseStats": ".episode", "StepRecord": ".episode", "make_test_phase": ".episode",
+    "run_episode": ".episode", "PhaseStateError": ".errors", "TaskProgramError": ".errors",
+    "WorldTestError": ".errors", "DEFAULT_INTERACTION_STEPS": ".interaction",
+    "InteractionPhase": ".interaction", "OPTION_COUNT": ".mfp", "MFPPhase": ".mfp",
+    "masked_frames": ".mfp", "MASK_COLOUR": ".observation", "PHASES": ".observation",
+    "CDView": ".observation", "EpisodeStart": ".observation", "MFPView": ".observation",
+    "Observation": ".observation", "PlanningView": ".observation",
+    "DEFAULT_MAX_CONSECUTIVE_INVALID": ".phase", "Phase": ".phase",
+    "PlanningPhase": ".planning", "goal_cells": ".planning", "goal_reached": ".planning",
+    "modified_program_text": ".programs", "modified_world": ".programs",
+    "original_world": ".programs", "NOT_SUBMITTED": ".scoring", "aggregate_score": ".scoring",
+    "cd_raw_reward": ".scoring",
+}
 
 __all__ = [
     "Phase", "InteractionPhase", "MFPPhase", "CDPhase", "PlanningPhase", "make_test_phase",
@@ -31,3 +37,6 @@ __all__ = [
     "DEFAULT_INTERACTION_STEPS", "DEFAULT_MAX_CONSECUTIVE_INVALID",
     "WorldTestError", "PhaseStateError", "TaskProgramError",
 ]
+
+# each name is imported from its module when first used (``llm_eval.lazy``)
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
-from ..tasks.models import FAMILIES
+from ..tasks.families import FAMILIES
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
