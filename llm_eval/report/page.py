@@ -365,7 +365,7 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
                           "only the done episodes' own. An unpriced model has no price in "
                           "LiteLLM's map or the run's price file: its calls are not counted "
                           "(not $0).", class_="note"),
-                 *([tag("p", "Prices: " + "; ".join(
+                 *([tag("p", "Price source: " + "; ".join(
                      f"{source} ({', '.join(arms)})" for source, arms in sources.items()),
                      class_="note prices")] if sources else [])])
 
