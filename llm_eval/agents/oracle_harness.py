@@ -128,7 +128,7 @@ class HarnessOraclePlan:
         from ..worldtest.programs import modified_world
 
         task = self.oracle.task
-        condition = task.hidden.condition or task.hidden.trigger
+        condition = task.hidden.condition
         world = modified_world(task, self.oracle.programs_root)
         path = change_path(world, condition, task.hidden.witness, harness=True)
         if path is None:

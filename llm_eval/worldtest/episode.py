@@ -168,7 +168,7 @@ def _harness_test(task, background: str, programs_root: ProgramsRoot | None,
                               budget=cap)
         case "cd":
             return HarnessCD(modified_world(task, programs_root),
-                             condition=task.hidden.condition or task.hidden.trigger, budget=cap)
+                             condition=task.hidden.condition, budget=cap)
         case "planning":
             return HarnessPlanning(original_world(task), goal=task.public.goal,
                                    mask=task.public.mask, budget=cap)
