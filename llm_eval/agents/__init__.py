@@ -3,6 +3,8 @@
 - ``RandomAgent``: the chance baseline, uniform over the valid action forms;
 - ``OracleAgent``: knows the true program; the upper reference and the task checker (its
   planner is ``search.search_plan``);
+- ``SimulatorAgent`` (``simulator``): knows the true program but looks only 6 actions ahead
+  (the published study's simulator agent): a difficulty reference between the two;
 - ``LLMAgent`` (``llm``): plays through a model adapter with a prompt variant (``prompts``),
   a rendering and a history window. Imported on first use, so this package imports no
   adapter.
@@ -10,7 +12,7 @@
 - ``ScriptAgent`` (``script``): plays the action lines of a file, then stops the episode.
 
 ``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle``,
-``script/FILE`` or a model ``provider/model`` (``adapters.registry``), with the LLM agent's
+``simulator``, ``script/FILE`` or a model ``provider/model`` (``adapters.registry``), with the LLM agent's
 settings as keywords.
 """
 
@@ -22,21 +24,22 @@ from .base import Agent
 from .oracle import OracleAgent, cd_change_frame, mfp_answer
 from .random_agent import RandomAgent
 from .search import SearchLimits, SearchResult, goal_distance, search_plan
+from .simulator import Lookahead, SimulatorAgent
 
-__all__ = ["Agent", "RandomAgent", "OracleAgent", "LLMAgent", "AGENT_NAMES", "make_agent",
+__all__ = ["Agent", "RandomAgent", "OracleAgent", "SimulatorAgent", "Lookahead", "LLMAgent", "AGENT_NAMES", "make_agent",
            "UnknownAgentError", "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
            "cd_change_frame"]
 
-AGENT_NAMES = ("random", "oracle")
+AGENT_NAMES = ("random", "oracle", "simulator")
 
 
 class UnknownAgentError(LlmEvalError, ValueError):
-    """An agent name that is neither random, oracle nor provider/model."""
+    """An agent name that is neither random, oracle, simulator nor provider/model."""
 
 
 def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any) -> Agent:
-    """The agent called ``name`` for ``task``: ``random`` (seeded by ``seed``), ``oracle``, or
-    an ``LLMAgent`` for a model ``provider/model`` (``llm`` holds its settings: rendering,
+    """The agent called ``name`` for ``task``: ``random`` (seeded by ``seed``), ``oracle``,
+    ``simulator``, or an ``LLMAgent`` for a model ``provider/model`` (``llm`` holds its settings: rendering,
     prompt_variant, history, config, policy, tool_mode, adapter, adapter_options, prices).
 
     An unknown name raises ``UnknownAgentError`` (or, for an unknown provider, the registry's
@@ -46,6 +49,8 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
         return RandomAgent(seed=seed)
     if name == "oracle":
         return OracleAgent(task, programs_root=programs_root)
+    if name == "simulator":
+        return SimulatorAgent(task, programs_root=programs_root)
     if name.startswith("script/"):
         from .script import ScriptAgent
 
@@ -54,7 +59,7 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
         close = difflib.get_close_matches(name, AGENT_NAMES, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownAgentError(f"unknown agent {name!r}{hint}: expected random, oracle, "
-                                f"script/FILE or a model provider/model such as openai/gpt-5")
+                                f"simulator, script/FILE or a model provider/model such as openai/gpt-5")
     from adapters import parse_model
 
     parse_model(name)   # the registry's "did you mean" for an unknown provider

@@ -26,9 +26,10 @@ job of a suite carries ``suite`` (its name) in its settings; jobs without one ke
 
 ``expand()`` is the product models x worlds x families x budgets x prompts x renderings x
 seeds x repeats. Settings that only a model reads (prompt, rendering, history, generation
-knobs) are dropped for ``random`` and ``oracle``, so those agents run once per world, family,
-interaction budget, seed and repeat. A job's settings hold everything that can change its
-result, including digests of the task file and the prompt templates; its id is a short hash of
+knobs) are dropped for the local agents (``random``, ``oracle``, ``simulator``), so they run
+once per world, family, interaction budget, seed and repeat. A job's settings hold everything
+that can change its result, including digests of the task file and the prompt templates; its
+id is a short hash of
 the settings' canonical JSON, so the same settings always give the same id.
 
 A sweep makes at most ``MAX_JOBS`` (1,000,000) jobs: the count (the product of the list
@@ -59,7 +60,7 @@ __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB
            "LOCAL_AGENTS", "MAX_JOBS"]
 
 JOB_SETTINGS_VERSION = 1
-LOCAL_AGENTS = ("random", "oracle")
+LOCAL_AGENTS = ("random", "oracle", "simulator")
 REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
 MAX_JOBS = 1_000_000   # a sweep larger than this is a mistake, not a plan: refused unexpanded
 
@@ -226,8 +227,8 @@ class Sweep(_Strict):
             if "/" not in name:
                 close = difflib.get_close_matches(name, LOCAL_AGENTS, n=1)
                 hint = f"; did you mean {close[0]!r}?" if close else ""
-                raise ValueError(f"unknown agent {name!r}{hint}: expected random, oracle or "
-                                 f"provider/model such as openai/gpt-5")
+                raise ValueError(f"unknown agent {name!r}{hint}: expected random, oracle, "
+                                 f"simulator or provider/model such as openai/gpt-5")
             try:
                 parse_model(name)
             except UnknownProviderError as exc:

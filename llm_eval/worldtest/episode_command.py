@@ -1,6 +1,6 @@
 """The ``llm-eval episode`` command: play one episode of a shipped task and print the score.
 
-``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle|PROVIDER/MODEL
+``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle|simulator|PROVIDER/MODEL
 [--seed S] [--json] [--interaction-steps N] [--steps]`` loads the shipped task
 ``<WORLD>-<family>`` (``llm_eval.tasks.store``), plays the agent through the interaction phase
 and the test, and prints one line: the score (``max(0, raw)``), the raw reward and the action
@@ -35,7 +35,7 @@ from ..tasks.families import FAMILIES
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
-AGENTS = ("random", "oracle")
+AGENTS = ("random", "oracle", "simulator")
 EXIT_INFRASTRUCTURE = 3
 
 
@@ -258,7 +258,8 @@ def _agent_name(text: str) -> str:
         close = difflib.get_close_matches(text, AGENTS, n=1)
         hint = f"did you mean {close[0]!r}? " if close else ""
         raise argparse.ArgumentTypeError(
-            f"unknown agent {text!r}; {hint}expected random, oracle or provider/model, e.g. "
+            f"unknown agent {text!r}; {hint}expected random, oracle, simulator or "
+            f"provider/model, e.g. "
             f"openai/gpt-5")
     try:
         parse_model(text)
@@ -324,8 +325,9 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                          help="worldtest: ticks per interaction action, every frame shown "
                               "(default: the task's, 1)")
     episode.add_argument("--agent", required=True, type=_agent_name,
-                         metavar="random|oracle|script/FILE|PROVIDER/MODEL",
+                         metavar="random|oracle|simulator|script/FILE|PROVIDER/MODEL",
                          help="random (chance baseline), oracle (knows the program), "
+                              "simulator (knows the program, looks 6 actions ahead), "
                               "script/FILE (plays FILE's action lines, then stops) or a "
                               "model, e.g. openai/gpt-5, anthropic/claude-sonnet-4-5, "
                               "litellm/gemini/gemini-2.5-pro, replay/FILE")
