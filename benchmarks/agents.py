@@ -1,13 +1,17 @@
-"""Reference agents on the shipped WorldTest tasks: the oracle's and the random agent's scores
-per task and per family (WORLDTEST.md 6).
+"""Reference agents on the shipped WorldTest tasks (WORLDTEST.md 6): the random agent (the
+floor), the simulator agent (knows the program, looks 6 actions ahead: the published study's
+difficulty reference) and the oracle (the upper reference), per task, per family and per
+world.
 
-Each task is played by the oracle once and by the random agent with ``--seeds`` seeds; the
-table gives the oracle's score (and raw reward), the random agent's mean score, its mean raw
-reward and how many of its episodes succeeded, then the means per family.
+Each task is played by the oracle and the simulator once (both are deterministic) and by the
+random agent with ``--seeds`` seeds; the table gives each agent's score (the random agent's
+mean, and how many of its episodes scored above 0), then the means per family and per world.
 
-    python benchmarks/agents.py                  # all 36 tasks, random with 10 seeds
-    python benchmarks/agents.py --seeds 30 --world warehouse
-    python benchmarks/agents.py --json
+    python benchmarks/agents.py                       # every shipped task (about 40 minutes)
+    python benchmarks/agents.py --suite v1            # the tasks of suite v1
+    python benchmarks/agents.py --world warehouse --seeds 30
+    python benchmarks/agents.py --agents random simulator --processes 2
+    python benchmarks/agents.py --json > agents.json
 """
 
 from __future__ import annotations
@@ -23,60 +27,124 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+AGENTS = ("random", "simulator", "oracle")
+FAMILIES = ("mfp", "cd", "planning")
 
-def measure(task, seeds: int) -> dict:
-    from llm_eval.agents import OracleAgent, RandomAgent
+
+def measure(job: tuple[str, str, tuple[str, ...], int]) -> dict:
+    """One task's row: each agent's score, raw reward and seconds (``job``: world, family,
+    agents, random seeds)."""
+    from llm_eval.agents import OracleAgent, RandomAgent, SimulatorAgent
+    from llm_eval.tasks.store import load_task
     from llm_eval.worldtest import run_episode
 
-    start = time.perf_counter()
-    oracle = run_episode(task, OracleAgent(task))
-    oracle_s = time.perf_counter() - start
-    randoms = [run_episode(task, RandomAgent(seed=seed)) for seed in range(1, seeds + 1)]
-    return {
-        "task": task.id, "world": task.world, "family": task.family,
-        "oracle_score": oracle.score, "oracle_raw": oracle.raw_reward,
-        "oracle_seconds": round(oracle_s, 2),
-        "random_mean_score": statistics.fmean(r.score for r in randoms),
-        "random_mean_raw": statistics.fmean(r.raw_reward for r in randoms),
-        "random_successes": sum(1 for r in randoms if r.score > 0),
-        "random_episodes": len(randoms),
-    }
+    world, family, agents, seeds = job
+    task = load_task(world, family)
+    row: dict = {"task": task.id, "world": world, "family": family}
+    for name in agents:
+        start = time.perf_counter()
+        if name == "random":
+            results = [run_episode(task, RandomAgent(seed=s)) for s in range(1, seeds + 1)]
+            row["random"] = {"score": statistics.fmean(r.score for r in results),
+                             "raw": statistics.fmean(r.raw_reward for r in results),
+                             "wins": sum(r.score > 0 for r in results),
+                             "episodes": len(results)}
+        else:
+            agent = SimulatorAgent(task) if name == "simulator" else OracleAgent(task)
+            result = run_episode(task, agent)
+            row[name] = {"score": result.score, "raw": result.raw_reward,
+                         "test_steps": result.test.steps}
+            if name == "simulator":
+                row[name] |= {"searches": agent.searches, "states": agent.states}
+        row[name]["seconds"] = round(time.perf_counter() - start, 2)
+    return row
+
+
+def _means(rows: list[dict], agents: tuple[str, ...], key: str) -> dict:
+    groups: dict[str, dict] = {}
+    for value in dict.fromkeys(r[key] for r in rows):
+        mine = [r for r in rows if r[key] == value]
+        groups[value] = {"tasks": len(mine)} | {
+            a: round(statistics.fmean(r[a]["score"] for r in mine), 3) for a in agents}
+    return groups
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=10, help="random-agent episodes per task")
+    parser.add_argument("--suite", metavar="NAME",
+                        help="the tasks of this suite (checked against its manifest); "
+                             "default: every shipped task")
     parser.add_argument("--world", action="append", help="only this world (repeatable)")
+    parser.add_argument("--family", action="append", choices=FAMILIES,
+                        help="only this family (repeatable)")
+    parser.add_argument("--agents", nargs="+", choices=AGENTS, default=list(AGENTS))
+    parser.add_argument("--seeds", type=int, default=10, help="random-agent episodes per task")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="tasks played at once in worker processes (default 1)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    agents = tuple(a for a in AGENTS if a in args.agents)
 
-    from llm_eval.tasks import all_tasks
+    if args.suite:
+        from llm_eval.suites import load_suite
 
-    tasks = [t for t in all_tasks() if not args.world or t.world in args.world]
-    rows = [measure(task, args.seeds) for task in tasks]
-    families = {}
-    for family in ("mfp", "cd", "planning"):
-        mine = [r for r in rows if r["family"] == family]
-        if mine:
-            families[family] = {
-                "tasks": len(mine),
-                "oracle_mean_score": statistics.fmean(r["oracle_score"] for r in mine),
-                "random_mean_score": statistics.fmean(r["random_mean_score"] for r in mine),
-            }
+        suite = load_suite(args.suite)
+        pairs = [(t.world, t.family) for t in suite.tasks]
+        for t in suite.tasks:
+            suite.verify(t.id)
+        source = f"suite {suite.name} (sha256 {suite.short_digest})"
+    else:
+        from llm_eval.tasks.store import all_tasks
+
+        pairs = [(t.world, t.family) for t in all_tasks()]
+        source = "every shipped task"
+    pairs = [(w, f) for w, f in pairs if (not args.world or w in args.world)
+             and (not args.family or f in args.family)]
+    jobs = [(w, f, agents, args.seeds) for w, f in pairs]
+    start = time.perf_counter()
+    if args.processes > 1:
+        from concurrent.futures import ProcessPoolExecutor
+
+        with ProcessPoolExecutor(args.processes) as pool:
+            rows = list(pool.map(measure, jobs))
+    else:
+        rows = []
+        for job in jobs:
+            rows.append(measure(job))
+            if not args.json:
+                print(f"  {rows[-1]['task']}: " + ", ".join(
+                    f"{a} {rows[-1][a]['score']:.3f}" for a in agents), file=sys.stderr)
+    seconds = round(time.perf_counter() - start, 1)
+    families = _means(rows, agents, "family")
+    worlds = _means(rows, agents, "world")
+    overall = {a: round(statistics.fmean(r[a]["score"] for r in rows), 3) for a in agents} \
+        if rows else {}
     if args.json:
-        print(json.dumps({"seeds": args.seeds, "tasks": rows, "families": families}, indent=2))
+        print(json.dumps({"source": source, "seeds": args.seeds, "seconds": seconds,
+                          "tasks": rows, "families": families, "worlds": worlds,
+                          "overall": overall}, indent=2))
         return 0
-    print(f"Reference agents on the shipped tasks (random: {args.seeds} seeds per task)\n")
-    print(f"{'task':<22} {'oracle':>7} {'raw':>7} {'secs':>6} {'random':>7} {'raw':>7} "
-          f"{'wins':>6}")
+    print(f"Reference agents on {source}: {len(rows)} tasks (random: {args.seeds} seeds per "
+          f"task; {seconds:.0f} s)\n")
+    head = "".join(f" {a:>9}" for a in agents)
+    print(f"{'task':<22}{head}   random wins  simulator steps/searches/states")
     for r in rows:
-        print(f"{r['task']:<22} {r['oracle_score']:>7.3f} {r['oracle_raw']:>+7.3f} "
-              f"{r['oracle_seconds']:>6.1f} {r['random_mean_score']:>7.3f} "
-              f"{r['random_mean_raw']:>+7.3f} {r['random_successes']:>3}/{r['random_episodes']:<2}")
-    print()
-    for family, f in families.items():
-        print(f"{family:<9} {f['tasks']:>2} tasks: oracle mean {f['oracle_mean_score']:.3f}, "
-              f"random mean {f['random_mean_score']:.3f}")
+        cells = "".join(f" {r[a]['score']:>9.3f}" for a in agents)
+        extra = ""
+        if "random" in r:
+            extra += f"   {r['random']['wins']:>3}/{r['random']['episodes']:<3}"
+        if "simulator" in r:
+            s = r["simulator"]
+            extra += f"       {s['test_steps']}/{s['searches']}/{s['states']}"
+        print(f"{r['task']:<22}{cells}{extra}")
+    for title, groups in (("family", families), ("world", worlds)):
+        print(f"\nmean score per {title}:")
+        print(f"{title:<22}{head}  tasks")
+        for name, g in groups.items():
+            print(f"{name:<22}" + "".join(f" {g[a]:>9.3f}" for a in agents)
+                  + f"  {g['tasks']:>5}")
+    print(f"\n{'all':<22}" + "".join(f" {overall[a]:>9.3f}" for a in agents)
+          + f"  {len(rows):>5}")
     return 0
 
 
