@@ -222,6 +222,10 @@ def _open_world(argument: str, seed: int, **kwargs):
 def _cmd_worlds(args: argparse.Namespace) -> int:
     from .worlds import default_registry
 
+    if args.gallery is not None:
+        return _cmd_gallery(args)
+    if args.quick or args.world:
+        raise UsageError("--quick and --world go with --gallery DIR")
     specs = default_registry().specs()
     if args.json:
         print(json.dumps([spec.summary() for spec in specs], indent=2))
@@ -234,6 +238,25 @@ def _cmd_worlds(args: argparse.Namespace) -> int:
         kind = "stochastic" if spec.stochastic else "deterministic"
         size = f"{spec.size}x{spec.size}"
         print(f"{spec.name:<{width}}  {size:>5}  {kind:<13}  {spec.description}")
+    return EXIT_OK
+
+
+def _cmd_gallery(args: argparse.Namespace) -> int:
+    from .report.gallery import build_gallery
+    from .tasks.validate import FULL, QUICK
+    from .worlds import default_registry
+    from .worlds.errors import UnknownWorldError
+
+    registry = default_registry()
+    for name in args.world or ():
+        try:
+            registry.get(name)
+        except UnknownWorldError as exc:
+            raise UsageError(f"--world: {exc}") from None
+    path = build_gallery(args.gallery, worlds=args.world, effort=QUICK if args.quick else FULL,
+                         random_episodes=5 if args.quick else 20,
+                         progress=lambda text: print(text, file=sys.stderr))
+    print(f"gallery: {path}")
     return EXIT_OK
 
 
@@ -361,6 +384,14 @@ def build_parser() -> argparse.ArgumentParser:
     worlds.add_argument("--json", action="store_true",
                         help="print a JSON list of objects (name, size, stochastic, mechanics, "
                              "description)")
+    worlds.add_argument("--gallery", metavar="DIR",
+                        help="write a browsable gallery to DIR/index.html: each world's initial "
+                             "frame (PNG files beside it), size, randomness, mechanics and its "
+                             "tasks' validation figures (validates every task: minutes)")
+    worlds.add_argument("--quick", action="store_true",
+                        help="--gallery: fewer validation rollouts and random episodes")
+    worlds.add_argument("--world", action="append", metavar="W",
+                        help="--gallery: only this world (repeatable)")
     worlds.set_defaults(handler=_cmd_worlds)
 
     play = commands.add_parser(
