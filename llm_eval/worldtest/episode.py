@@ -247,7 +247,7 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
         test = make_test_phase(task, background=background, programs_root=programs_root,
                                max_consecutive_invalid=max_consecutive_invalid,
                                protocol=protocol,
-                               cap=None if cap is None else cap - len(records))
+                               cap=None if cap is None else max(1, cap - len(records)))
         _play(test, agent, records, observer, cap)
     except StopEpisode:
         if test is None:

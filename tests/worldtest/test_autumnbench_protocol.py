@@ -207,7 +207,7 @@ def test_oracle_scores_1_on_the_fixture_under_the_profile(tasks):
 
 def test_bundled_worlds_run_under_the_profile_with_the_stdlib_frame_rate(tmp_path):
     task = load_task("warehouse", "cd")
-    assert task.hidden.condition is None                     # its trigger is the condition
+    assert task.hidden.condition                        # the observational change condition
     result = F.play(task, ["down", "go-to-test", "noop", "noop", "noop", "I found the change!",
                            "Submit choice"], tmp_path)
     text = result.records[1].observation.text
