@@ -168,3 +168,37 @@ def test_suite_and_tasks_are_exclusive_and_a_path_is_not_a_name(tmp_path):
         Sweep.from_data({"models": ["random"], "suite": "suites/v1.json"})
     with pytest.raises(SpecError, match="unknown world 'nowhere' in suite v1"):
         Sweep.from_data({"models": ["random"], "suite": "v1", "worlds": ["nowhere"]})
+
+
+def test_a_non_editable_build_ships_the_manifest_and_its_files_match(tmp_path):
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parents[2]
+    source = tmp_path / "src"
+    source.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("llm_eval", "adapters", "prompts", "transcripts"):
+        shutil.copytree(repo / name, source / name, ignore=ignore)
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(repo / name, source / name)
+    build = subprocess.run(
+        [sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py",
+         "--build-lib", str(tmp_path / "lib")],
+        cwd=source, capture_output=True, text=True, timeout=120)
+    assert build.returncode == 0, build.stderr
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(tmp_path / "lib")
+    probe = subprocess.run(
+        [sys.executable, "-c",
+         "import llm_eval.suites.manifest as m\n"
+         "s = m.load_suite('v1')\n"
+         "print(m.__file__)\n"
+         "print(len(s.tasks), sum(bool(s.mismatches(t.id)) for t in s.tasks))\n"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    assert probe.returncode == 0, probe.stderr
+    location, counts = probe.stdout.split("\n")[:2]
+    assert location.startswith(str(tmp_path / "lib"))
+    assert counts == f"{len(load_suite('v1').tasks)} 0"
