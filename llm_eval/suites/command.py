@@ -65,7 +65,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         bad = [(t, f, now) for t in suite.tasks for f, now in suite.mismatches(t.id)]
         for task, recorded, now in bad:
             state = "cannot be read" if now is None else f"sha256 {now[:12]}"
-            print(f"{suite.name}: {task.id}: {recorded.role} llm_eval/{recorded.path}: "
+            print(f"{suite.name}: {task.id}: {recorded.label} llm_eval/{recorded.path}: "
                   f"{state}, manifest {recorded.sha256[:12]}")
         tasks = len({t.id for t, _, _ in bad})
         print(f"suite {suite.name} (sha256 {suite.short_digest}): {len(suite.tasks)} tasks, "

@@ -68,6 +68,11 @@ class SuiteFile(_Model):
     path: str
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
+    @property
+    def label(self) -> str:
+        """The role in words: task file, program, modified program."""
+        return "task file" if self.role == "task" else self.role
+
 
 class SuiteTask(_Model):
     id: str
@@ -131,7 +136,7 @@ class Suite(_Model):
             f"has sha256 {now[:12]}, the manifest records {recorded.sha256[:12]}"
         more = f" (and {len(bad) - 1} more file(s))" if len(bad) > 1 else ""
         raise SuiteMismatchError(
-            f"suite {self.name}: task {task_id}: its {recorded.role} "
+            f"suite {self.name}: task {task_id}: its {recorded.label} "
             f"llm_eval/{recorded.path} no longer matches the manifest: it {state}{more}; "
             f"restore the file, or, if the change is meant, re-freeze the suite "
             f"(llm-eval suites freeze {self.name}), which gives it a new digest")

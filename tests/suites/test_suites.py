@@ -93,7 +93,7 @@ def test_a_changed_task_file_is_refused_naming_task_and_file(tampered, capsys):
                           "families": ["planning"]})
     assert [j.settings["task"] for j in ok.expand()] == ["warehouse-planning"]
     assert main(["suites", "check", "v1"]) == 1
-    assert "warehouse-mfp: task llm_eval/tasks/data/warehouse-mfp.json" in \
+    assert "warehouse-mfp: task file llm_eval/tasks/data/warehouse-mfp.json" in \
         capsys.readouterr().out
 
 
