@@ -202,3 +202,20 @@ def test_a_non_editable_build_ships_the_manifest_and_its_files_match(tmp_path):
     location, counts = probe.stdout.split("\n")[:2]
     assert location.startswith(str(tmp_path / "lib"))
     assert counts == f"{len(load_suite('v1').tasks)} 0"
+
+
+def test_the_suites_commands(tmp_path, capsys):
+    suite = load_suite("v1")
+    assert main(["suites", "list"]) == 0
+    assert f"v1  {len(suite.tasks)} tasks" in capsys.readouterr().out
+    assert main(["suites", "show", "v1", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["digest"] == suite.digest
+    out = tmp_path / "mine.json"
+    assert main(["suites", "freeze", "mine", "--worlds", "warehouse", "easel",
+                 "--description", "two worlds", "-o", str(out)]) == 0
+    printed = capsys.readouterr().out
+    mine = load_suite(str(out))
+    assert mine.worlds == ["easel", "warehouse"] and mine.description == "two worlds"
+    assert f"sha256 {mine.digest}" in printed
+    assert main(["suites", "freeze", "mine", "--worlds", "nowhere", "-o", str(out)]) == 2
+    assert "unknown world(s) nowhere" in capsys.readouterr().err
