@@ -204,7 +204,7 @@ def sweep_for(job: Job) -> Sweep:
                             "worlds": [s["world"]], "families": [s["family"]],
                             "seeds": [s["seed"]], "repeats": s["repeat"] + 1,
                             "budgets": {"interaction_steps": [s["interaction_steps"]]}}
-    for key in ("horizon", "max_consecutive_invalid", "protocol", "ticks_per_action"):
+    for key in ("horizon", "max_consecutive_invalid", "protocol", "ticks_per_action", "suite"):
         if key in s:
             data[key] = s[key]
     if "task_file" in s:

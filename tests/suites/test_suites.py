@@ -142,6 +142,9 @@ def test_run_suite_names_suite_in_settings_header_and_report(tmp_path, capsys):
     page = (tmp_path / "r.html").read_text()
     assert f'data-digests="{suite.digest}"' in page
     assert f"Suite v1 (sha256 {suite.digest[:12]})" in page
+    # the jobs of a suite replay (the replay's one-job sweep names the suite too)
+    assert main(["replay", str(out)]) == 0
+    assert "reproduced 4/4" in capsys.readouterr().out
 
 
 def test_jobs_without_a_suite_keep_their_ids():
