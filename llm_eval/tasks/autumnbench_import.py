@@ -34,6 +34,7 @@ from typing import Any
 
 import yaml
 
+from ..atomic import write_atomic
 from ..errors import TaskFileError
 from .models import (Budgets, CDHidden, CDTask, MFPHidden, MFPPublic, MFPTask, PlanningHidden,
                      PlanningPublic, PlanningTask, Rect, TaskSource)
@@ -303,7 +304,7 @@ def _planning(env: str, source: _Source, table: dict[int, str], size: int,
 
 def _copy(text: str, target: Path) -> None:
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
+    write_atomic(target, text)
 
 
 def environments(data_dir: Path) -> dict[str, list[str]]:
