@@ -10,7 +10,7 @@ stopped it (cleanly: running episodes end before their next model call and go ba
 queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
 line per finished job otherwise; ``--no-progress`` turns it off. ``--processes N`` sets how
-many worker processes run the random and oracle agents' episodes (default: one per core).
+many worker processes run the local agents' episodes (default: one per core).
 A run directory another ``llm-eval`` is writing to is refused (exit 2, naming the holder).
 """
 
@@ -255,8 +255,9 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                           "with a SPEC.yaml, or with --resume to price a model a spend cap "
                           "refused)")
     run.add_argument("--processes", type=integer_at_least(0), metavar="N",
-                     help="worker processes for the random and oracle agents' episodes "
-                          "(default: one per core; 0: in threads, like model jobs)")
+                     help="worker processes for the local agents' episodes (random, "
+                          "oracle, simulator; default: one per core; 0: in threads, like "
+                          "model jobs)")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)

@@ -1,6 +1,6 @@
 """Episodes on every core: the local agents' jobs in worker processes.
 
-Random and oracle episodes make no model call; all their time is CPU (the world's ticks, the
+Local agents' episodes (random, oracle, simulator) make no model call; all their time is CPU (the world's ticks, the
 oracle's simulation and search, the transcript), so in threads they share one GIL.
 ``EpisodeProcesses(n, stop)`` is a pool of ``n`` worker processes that run such jobs with
 ``execute_job``: each writes its job's transcript, as a thread would, and hands the
