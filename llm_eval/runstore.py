@@ -34,6 +34,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import time
 import urllib.parse
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -48,6 +49,8 @@ STORE_FILE = "run.sqlite"
 STATUSES = ("queued", "running", "done", "failed", "infra_error")
 FINISHED = ("done",)
 SCHEMA_VERSION = 2
+_OPEN_WAIT_S = 60.0     # how long opening waits out other connections switching modes
+_OPEN_RETRY_S = 0.02
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -133,11 +136,7 @@ class RunStore:
             self._db = sqlite3.connect(self.path, isolation_level=None,
                                        check_same_thread=False)
             self._db.row_factory = sqlite3.Row
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
-                             (str(SCHEMA_VERSION),))
+            self._set_up()
         except sqlite3.DatabaseError as exc:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
         version = self._db.execute(
@@ -148,6 +147,29 @@ class RunStore:
         if int(version) != SCHEMA_VERSION:
             raise RunStoreError(f"{self.path}: run store schema {version} is not supported "
                                 f"(this program uses {SCHEMA_VERSION})")
+
+    def _set_up(self) -> None:
+        """WAL mode and the tables. Switching the journal mode needs the file to itself, and
+        SQLite answers "database is locked" at once (without waiting) when several connections
+        open a rollback-mode file together; so the set-up is tried again for up to
+        ``_OPEN_WAIT_S`` seconds before the error stands (a wait that only decides whether the
+        store opens, never what it holds)."""
+        waited = 0.0
+        while True:
+            try:
+                self._db.execute("PRAGMA journal_mode=WAL")
+                self._db.execute("PRAGMA synchronous=NORMAL")
+                self._db.executescript(_SCHEMA)
+                self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)",
+                                 (str(SCHEMA_VERSION),))
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" not in str(exc) or waited >= _OPEN_WAIT_S:
+                    raise
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                time.sleep(_OPEN_RETRY_S)
+                waited += _OPEN_RETRY_S
 
     def _open_readonly(self) -> None:
         """Open for reading only, writing nothing (module docstring)."""

@@ -86,7 +86,7 @@ def test_a_status_move_is_one_transaction(tmp_path):
         s.add_run("r1", "test", {})
         s.add_jobs("r1", JOBS[:1])
     outcomes: list[str] = []
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(8, timeout=120)   # a failed open breaks it rather than hang
 
     def finish() -> None:
         with RunStore(path) as mine:
@@ -113,3 +113,32 @@ def test_a_status_move_is_one_transaction(tmp_path):
     with RunStore(path) as s:
         row = s.job("r1", JOBS[0].id)
         assert (row.status, row.executions) == ("done", 1)
+
+
+def test_many_connections_opening_a_closed_store_at_once_all_open(tmp_path):
+    """A closed store is in rollback mode; connections opening it together all switch it to
+    WAL, which SQLite refuses at once to all but one ("database is locked"): each open waits
+    its turn instead of failing."""
+    import threading
+
+    path = tmp_path / "many.sqlite"
+    with RunStore(path) as s:
+        s.add_run("r1", "test", {})
+    for _round in range(20):
+        errors: list[str] = []
+        barrier = threading.Barrier(12, timeout=120)
+
+        def open_it() -> None:
+            barrier.wait()
+            try:
+                with RunStore(path) as mine:
+                    assert mine.latest_run()["id"] == "r1"
+            except RunStoreError as exc:
+                errors.append(str(exc))
+
+        threads = [threading.Thread(target=open_it) for _ in range(12)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert errors == []
