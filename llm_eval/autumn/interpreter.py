@@ -30,6 +30,7 @@ __all__ = ["Interpreter", "STDLIB", "Coverage"]
 STDLIB: str = resources.files(__package__).joinpath("stdlib.sexp").read_text(encoding="utf-8")
 _FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _RECURSION_LIMIT = 20000
+_MAX_EXPRESSIONS = 256       # compiled host expressions kept per interpreter (evaluate)
 # Autumn recursion nests Python frames; a deep-but-finite program must not hit Python's
 # default limit of 1000. Runaway recursion still ends, as an AutumnLimitError.
 if sys.getrecursionlimit() < _RECURSION_LIMIT:
@@ -181,6 +182,7 @@ class Interpreter:
         self._broken: AutumnError | None = None
         self._seed: int | None = None
         self.steps = 0
+        self._expressions: dict[str, object] = {}   # evaluate's text -> its compiled code
 
     # -- loading -----------------------------------------------------------------------------
     def run_script(self, script: str, stdlib: str | None = None, triggeringCondition: str = "",
@@ -400,6 +402,13 @@ class Interpreter:
     def evaluate(self, expr: str):
         """Evaluate host-syntax text (14.2) in the global scope now; side effects persist."""
         rt = self._loaded()
+        compiled = self._expressions.get(expr)
+        if compiled is not None:
+            # the same text again (a change condition, every frame): its names and any
+            # in-place changes were accounted for when it was first compiled
+            with guard("<expression>"):
+                rt.start_budget("evaluation")
+                return compiled(rt.G)
         with guard("<expression>"):
             node = S.parse_expression_text(expr, "<expression>")
             new_local = S.maybe_local_names([S.ExprStmt(node, 0, 0)])
@@ -412,7 +421,11 @@ class Interpreter:
             if _changes_objects_in_place((S.ExprStmt(node, 0, 0),)):
                 rt.render_cache = False     # kept renders could go stale from now on
             rt.start_budget("evaluation")
-            return rt.compiler.compile(node)(rt.G)
+            compiled = rt.compiler.compile(node)
+            if len(self._expressions) >= _MAX_EXPRESSIONS:
+                self._expressions.clear()
+            self._expressions[expr] = compiled
+            return compiled(rt.G)
 
     def evaluate_to_string(self, expr: str) -> str:
         return print_value(self.evaluate(expr))

@@ -34,7 +34,7 @@ from .job import JobOutcome, execute_job
 from .spec import Job, Sweep
 
 __all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "longest_first",
-           "STOPPED_BY_USER", "WORKER_HINT"]
+           "worker_context", "STOPPED_BY_USER", "WORKER_HINT"]
 
 STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
 WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
@@ -77,7 +77,8 @@ def can_start_workers() -> bool:
     return path is None or os.path.isfile(path)
 
 
-def _context():
+def worker_context():
+    """The multiprocessing context worker processes start from (see the module docstring)."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:
         context = multiprocessing.get_context("forkserver")
@@ -133,7 +134,7 @@ class EpisodeProcesses:
     the scheduler's stop event."""
 
     def __init__(self, size: int, stop: threading.Event) -> None:
-        context = _context()
+        context = worker_context()
         self._stop = stop
         self._mirrored = context.Event()
         self._closed = threading.Event()

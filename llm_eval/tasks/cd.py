@@ -17,7 +17,7 @@ from .models import CDHidden, CDTask
 from .specs import WorldTaskSpec
 from .trajectory import CHANGES_DIR, make, make_changed
 
-__all__ = ["build_cd", "compare", "Comparison", "program_path"]
+__all__ = ["build_cd", "compare", "Comparison", "LockStep", "program_path"]
 
 
 def program_path(world: str) -> str:
@@ -58,22 +58,43 @@ def compare(task: CDTask, actions: list[str], *, seed: int | None = None) -> Com
     """Play ``actions`` on the original and the modified program in lock-step; the condition
     is evaluated on the modified program's initial state and after every step, as the CD
     phase does (``scoring.condition_holds``), until it first holds."""
-    seed = task.seed if seed is None else seed
-    original = make(task.world, seed)
-    changed = make_changed(task.world, task.hidden.program, seed, task.hidden.trigger)
-    probe = _ConditionProbe(task.hidden.condition)
-    trigger_step = None
-    first = 0 if original.frame.grid != changed.frame.grid else None
-    probe.check(changed, 0)
-    for t, action in enumerate(actions, 1):
-        a, *_ = original.step(action)
-        b, *_ = changed.step(action)
-        if trigger_step is None and changed.interpreter.get_trigger_state():
-            trigger_step = t
-        if first is None and a.grid != b.grid:
-            first = t
-        probe.check(changed, t)
-    return Comparison(trigger_step, first, len(actions), probe.step, probe.error)
+    return LockStep(task, seed=seed).play(actions)
+
+
+class LockStep:
+    """The original and the modified program of a CD task, loaded on the first ``play`` and
+    reset for each later one (a reset with the same seed restores the loaded state instead of
+    loading again), for the many runs of validation."""
+
+    def __init__(self, task: CDTask, *, seed: int | None = None) -> None:
+        self.task = task
+        self.seed = task.seed if seed is None else seed
+        self._worlds = None
+
+    def play(self, actions: list[str]) -> Comparison:
+        """``compare``: one lock-step run of ``actions`` from the initial state."""
+        task = self.task
+        if self._worlds is None:
+            self._worlds = (make(task.world, self.seed),
+                            make_changed(task.world, task.hidden.program, self.seed,
+                                         task.hidden.trigger))
+        else:
+            for world in self._worlds:
+                world.reset()
+        original, changed = self._worlds
+        probe = _ConditionProbe(task.hidden.condition)
+        trigger_step = None
+        first = 0 if original.frame.grid != changed.frame.grid else None
+        probe.check(changed, 0)
+        for t, action in enumerate(actions, 1):
+            a, *_ = original.step(action)
+            b, *_ = changed.step(action)
+            if trigger_step is None and changed.interpreter.get_trigger_state():
+                trigger_step = t
+            if first is None and a.grid != b.grid:
+                first = t
+            probe.check(changed, t)
+        return Comparison(trigger_step, first, len(actions), probe.step, probe.error)
 
 
 class _ConditionProbe:

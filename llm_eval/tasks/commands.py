@@ -1,5 +1,5 @@
 """The ``llm-eval tasks`` commands: ``generate WORLD [--out DIR]`` writes a world's three task
-files; ``validate [--json] [--quick] [WORLD...]`` runs every validity check on the shipped
+files; ``validate [--json] [--quick] [--processes N] [WORLD...]`` runs every validity check on the shipped
 tasks and prints a table per task (or JSON), exiting 1 when any task fails.
 """
 
@@ -9,6 +9,8 @@ import argparse
 import json
 import sys
 from typing import TYPE_CHECKING, Any
+
+from ..argtypes import integer_at_least
 
 if TYPE_CHECKING:
     from .validate import TaskReport
@@ -49,15 +51,16 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from ..worlds import world_spec
     from .store import all_tasks
-    from .validate import FULL, QUICK, validate_task
+    from ..sweep.workers import default_processes
+    from .validate import FULL, QUICK, validate_in_processes
 
     for name in args.worlds:
         world_spec(name)
     effort = QUICK if args.quick else FULL
     tasks = all_tasks(args.worlds or None)
+    processes = default_processes() if args.processes is None else args.processes
     reports = []
-    for task in tasks:
-        report = validate_task(task, effort)
+    for report in validate_in_processes(tasks, effort, processes):
         reports.append(report)
         if not args.json:
             print("\n".join(format_report(report)), flush=True)
@@ -119,6 +122,9 @@ def add_tasks_parser(commands) -> None:
                      help="print a JSON list of objects (task, world, family, passed, checks)")
     val.add_argument("--quick", action="store_true",
                      help="fewer random rollouts, answers and fuzz runs")
+    val.add_argument("--processes", type=integer_at_least(1), metavar="N", default=None,
+                     help="validate in N worker processes (default: one per core; 1: in "
+                          "this process); the reports are the same and in the same order")
     val.set_defaults(handler=cmd_validate)
     imp = sub.add_parser(
         "import", help="import published task files (autumnbench)",

@@ -32,13 +32,13 @@ from typing import Any
 
 from ..worlds import world_spec
 from ..worldtest.scoring import condition_holds
-from .cd import Comparison, compare
+from .cd import Comparison, LockStep, compare
 from .models import CDTask, MFPTask, PlanningTask
 from .planning import RANDOM_LIMIT, first_success, random_success
 from .trajectory import make, make_changed, patch, play, random_actions
 
 __all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
-           "validate_tasks", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG"]
+           "validate_tasks", "validate_in_processes", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG"]
 
 MAX_CHANGE_DELAY = 10        # steps from the trigger to the first visible difference
 MAX_CONDITION_LAG = 0        # frames from the first difference to where the condition holds
@@ -253,9 +253,11 @@ def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
     crashes: list[str] = []
     condition_errors: list[str] = []
 
+    lockstep = LockStep(task)   # both programs, loaded once and reset for each run
+
     def play(label: str, actions: list[str]) -> Comparison | None:
         try:
-            c = compare(task, actions)   # steps both programs in lock-step
+            c = lockstep.play(actions)   # steps both programs in lock-step
         except Exception as exc:
             crashes.append(f"{label}: {type(exc).__name__}: {exc}")
             return None
@@ -386,3 +388,30 @@ def validate_task(task, effort: Effort = FULL) -> TaskReport:
 
 def validate_tasks(tasks, effort: Effort = FULL) -> list[TaskReport]:
     return [validate_task(t, effort) for t in tasks]
+
+
+def validate_in_processes(tasks, effort: Effort = FULL, processes: int = 1):
+    """``validate_task`` of each task, yielded in the order of ``tasks``, computed by
+    ``processes`` worker processes (1: here, one after the other). A report depends only on
+    its task and ``effort`` (every random choice is seeded), so it is the same wherever it
+    is computed. The change-detection tasks, much the longest, start first, so that no core
+    waits on one at the end."""
+    tasks = list(tasks)
+    if processes <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield validate_task(task, effort)
+        return
+    from concurrent.futures import ProcessPoolExecutor
+
+    from ..sweep.workers import worker_context
+
+    start = sorted(range(len(tasks)), key=lambda i: tasks[i].family != "cd")   # stable
+    with ProcessPoolExecutor(max_workers=min(processes, len(tasks)),
+                             mp_context=worker_context()) as pool:
+        futures = {i: pool.submit(validate_task, tasks[i], effort) for i in start}
+        try:
+            for i in range(len(tasks)):
+                yield futures[i].result()
+        finally:
+            for future in futures.values():
+                future.cancel()

@@ -17,8 +17,11 @@
   the agent and counts it.
 - Worlds are reward-free and never terminate (WORLDTEST.md 1): reward is 0.0, ``terminated``
   is False; budgets are wrappers (``wrappers``) that set ``truncated``.
-- ``reset`` reloads the program in a new interpreter (parsing is cached), with the new seed if
-  one is given, else the current one. The same seed and actions give the same frames.
+- ``reset`` starts the program again, with the new seed if one is given, else the current one:
+  the first reset (and one with another seed) loads it in a new interpreter (parsing is
+  cached); a later one with the same seed restores the state that load produced, in the same
+  interpreter (``Interpreter.restore``), which is the same state without compiling again. The
+  same seed and actions give the same frames.
 
 What the *program* gets wrong (an error while loading or ticking) is raised as the
 interpreter's typed ``AutumnError``; the world is then broken until the next ``reset``.
@@ -95,6 +98,9 @@ class World:
         self._expected_size = expected_size
         self._metadata_path = metadata_path
         self._interpreter: Interpreter | None = None
+        # (program, trigger, seed, degenerate seed allowed), the interpreter that loaded it,
+        # and its state right after loading: a reset with the same four restores that state
+        self._loaded: tuple | None = None
         self._frame: Frame | None = None
         self._previous: Frame | None = None
         self._steps = 0
@@ -111,10 +117,18 @@ class World:
             raise WorldStateError(f"world {self.name!r} is closed")
         if seed is not None:
             self._seed = seed
-        interpreter = Interpreter()
-        interpreter.run_script(self.program, seed=self._seed, path=self.path,
-                               trigger=self.trigger,
-                               allow_degenerate_seed=self.allow_degenerate_seed)
+        load = (self.program, self.trigger, self._seed, self.allow_degenerate_seed)
+        if self._loaded is not None and self._loaded[0] == load:
+            # the same program and seed again: go back to the state it loaded into (compiled
+            # once; loading is most of a short run's time)
+            interpreter, initial = self._loaded[1], self._loaded[2]
+            interpreter.restore(initial)
+        else:
+            interpreter = Interpreter()
+            interpreter.run_script(self.program, seed=self._seed, path=self.path,
+                                   trigger=self.trigger,
+                                   allow_degenerate_seed=self.allow_degenerate_seed)
+            self._loaded = (load, interpreter, interpreter.snapshot())
         frame = interpreter.render_frame()
         if self._expected_size is not None and frame.size != self._expected_size:
             raise WorldMetadataError(
@@ -190,6 +204,7 @@ class World:
 
     def close(self) -> None:
         self._interpreter = None
+        self._loaded = None
         self._closed = True
 
     # -- state ----------------------------------------------------------------------------------

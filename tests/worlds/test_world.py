@@ -179,3 +179,49 @@ def test_action_space() -> None:
     assert all(space.contains(a) for a in clicks)
     assert {a.x for a in clicks} == {0, 1, 2, 3} == {a.y for a in clicks}
     assert space.describe() == "click X Y (0 <= X, Y <= 3), left, right, up, down, noop"
+
+
+@pytest.mark.parametrize("name", ["hunters", "warehouse", "sparks", "automaton"])
+def test_a_reset_with_the_same_seed_plays_exactly_like_a_fresh_load(name: str) -> None:
+    """A later reset restores the loaded state in the same interpreter instead of loading
+    again: every frame, the trigger and the coverage are what a brand-new world gives, even
+    after a run that changed everything (and for a stochastic world, its random stream)."""
+    from llm_eval.worlds import world_spec
+
+    spec = world_spec(name)
+    rng = random.Random(name)
+    runs = [[ActionSpace(spec.size).sample(rng) for _ in range(40)] for _ in range(3)]
+
+    def frames(world: World, actions) -> list:
+        return [world.reset()[0], *(world.step(a)[0] for a in actions)] + [
+            world.coverage(), world.interpreter.steps]
+
+    reused = spec.make(seed=3, trigger="> 0 1")
+    for actions in runs:
+        fresh = spec.make(seed=3, trigger="> 0 1")
+        loaded_by = reused.interpreter if reused.resets else None
+        assert frames(reused, actions) == frames(fresh, actions)
+        assert loaded_by is None or reused.interpreter is loaded_by   # restored, not reloaded
+    assert frames(reused, runs[0]) != frames(spec.make(seed=4), runs[0]) or not spec.stochastic
+
+
+def test_a_broken_world_is_repaired_by_a_reset_that_restores() -> None:
+    world = World(FAILS_ON_UP, path="fails.sexp")
+    world.reset()
+    interpreter = world.interpreter
+    with pytest.raises(AutumnRuntimeError):
+        world.step("up")
+    world.reset()
+    assert world.interpreter is interpreter and world.step("noop")[0].grid == dot_grid(0, 1)
+
+
+def test_an_expression_evaluated_again_reads_the_current_state() -> None:
+    """``evaluate`` keeps an expression's compiled code; the value is always today's."""
+    world = World(DOT, seed=2)
+    world.reset()
+    expr = ".. (.. dot origin) x"
+    assert world.interpreter.evaluate(expr) == 0
+    world.step("right")
+    assert world.interpreter.evaluate(expr) == 1
+    world.reset()
+    assert world.interpreter.evaluate(expr) == 0
