@@ -14,6 +14,8 @@ os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "live: calls a real provider; skipped without its key")
+    config.addinivalue_line("markers", "slow: the slow tier (tests/tiers.py), left out of the "
+                                       "default run; run it with -m slow")
 
 
 @pytest.fixture(autouse=True)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from llm_eval.transcripts import transcript_files
+from tiers import slow
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -59,8 +60,14 @@ def test_the_readme_shows_these_examples():
     assert first_command.split(" && ", 1)[1] == "llm-eval demo"
 
 
-@pytest.mark.parametrize("command,expected", EPISODES + VALIDATIONS + REPLAYS,
-                         ids=[c for c, _ in EPISODES + VALIDATIONS + REPLAYS])
+def _tiered(command: str, expected: list[str]):
+    """A full validation and the simulator's search take minutes: the slow tier's."""
+    heavy = command.startswith("llm-eval tasks validate") or "--agent simulator" in command
+    return pytest.param(command, expected, id=command, marks=(slow,) if heavy else ())
+
+
+@pytest.mark.parametrize("command,expected",
+                         [_tiered(c, e) for c, e in EPISODES + VALIDATIONS + REPLAYS])
 def test_readme_worldtest_example_is_current(command, expected):
     assert _run(command) == expected
 

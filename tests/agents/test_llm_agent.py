@@ -19,6 +19,7 @@ from llm_eval.errors import LlmEvalError
 from llm_eval.render import RenderError
 from llm_eval.tasks.store import all_tasks, load_task
 from llm_eval.worldtest import run_episode
+from tiers import per_task
 
 
 PARAMS = {"click": ["x", "y"], "watch": ["t"], "submit": ["t"], "choose": ["k"]}
@@ -232,23 +233,23 @@ def _hidden_needles(value) -> set[str]:
     return found
 
 
-def test_no_request_of_any_shipped_task_holds_hidden_text():
-    """Every request of whole episodes on every shipped task, searched for the hidden half."""
-    for task in all_tasks():
-        a = agent(fallback=quick_end, rendering="compact+json")
-        script = ["left", "click 1 1", "reset", "go-to-test"]
-        a.adapter.replies = list(script)
-        run_episode(task, a, interaction_steps=10)
-        needles = _hidden_needles(task.hidden.model_dump(mode="json"))
-        assert needles, task.id
-        for request in a.adapter.requests:
-            text = request_text(request)
-            for needle in needles:
-                assert needle not in text, (task.id, needle[:60])
-            if request.metadata["phase"] == "interaction":
-                assert task.family not in json.dumps(request.metadata)
-                for word in ("masked-frame", "change detection", "Test:"):
-                    assert word not in text, (task.id, word)
+@pytest.mark.parametrize("task", per_task(all_tasks()))
+def test_no_request_of_any_shipped_task_holds_hidden_text(task):
+    """Every request of a whole episode on each shipped task, searched for the hidden half."""
+    a = agent(fallback=quick_end, rendering="compact+json")
+    script = ["left", "click 1 1", "reset", "go-to-test"]
+    a.adapter.replies = list(script)
+    run_episode(task, a, interaction_steps=10)
+    needles = _hidden_needles(task.hidden.model_dump(mode="json"))
+    assert needles, task.id
+    for request in a.adapter.requests:
+        text = request_text(request)
+        for needle in needles:
+            assert needle not in text, (task.id, needle[:60])
+        if request.metadata["phase"] == "interaction":
+            assert task.family not in json.dumps(request.metadata)
+            for word in ("masked-frame", "change detection", "Test:"):
+                assert word not in text, (task.id, word)
 
 
 # --- history ---------------------------------------------------------------------------------

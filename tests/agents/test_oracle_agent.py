@@ -15,6 +15,7 @@ from llm_eval.worlds import make_world
 from llm_eval.worldtest import goal_cells, goal_reached, run_episode
 
 import worldtest_tasks as W
+from tiers import per_task
 
 
 @pytest.mark.parametrize("answer", [0, 3, 5])
@@ -165,16 +166,14 @@ def test_goal_distance():
 SHIPPED = all_tasks()
 
 
-@pytest.mark.parametrize("task", [t for t in SHIPPED if t.family == "planning"],
-                         ids=lambda t: t.id)
+@pytest.mark.parametrize("task", per_task(t for t in SHIPPED if t.family == "planning"))
 def test_oracle_solves_every_shipped_planning_task(task):
     agent = OracleAgent(task)
     result = run_episode(task, agent)
     assert result.score == 1.0, agent.notes
 
 
-@pytest.mark.parametrize("task", [t for t in SHIPPED if t.family != "planning"],
-                         ids=lambda t: t.id)
+@pytest.mark.parametrize("task", per_task(t for t in SHIPPED if t.family != "planning"))
 def test_oracle_on_shipped_mfp_and_cd_tasks(task):
     agent = OracleAgent(task)
     result = run_episode(task, agent)

@@ -21,10 +21,19 @@ from hypothesis import strategies as st
 
 from llm_eval.autumn import Interpreter
 from llm_eval.errors import AutumnError, AutumnInternalError
+from tiers import slow
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])
 LIMITS = dict(max_list=5000, work_budget=2_000_000)
+
+
+def two_tiers(prop, strategies: tuple, default: int, thorough: int):
+    """One property as two tests: ``default`` examples in the default tier, and ``thorough``
+    (the full count) in the slow tier (tests/tiers.py)."""
+    def test(examples: int):
+        return settings(max_examples=examples, **SETTINGS)(given(*strategies)(prop))
+    return test(default), slow(test(thorough))
 
 
 def _typed_failure(exc: BaseException) -> str | None:
@@ -62,10 +71,8 @@ def _load_and_poke(text: str) -> None:
         assert failure is None, f"{failure}\nprogram: {text!r}"
 
 
-@settings(max_examples=800, **SETTINGS)
-@given(st.one_of(PRINTABLE, TOKEN_SOUP, PROGRAM_SOUP))
-def test_random_text_raises_only_typed_errors(text):
-    _load_and_poke(text)
+test_random_text_raises_only_typed_errors, test_random_text_raises_only_typed_errors_thoroughly = \
+    two_tiers(_load_and_poke, (st.one_of(PRINTABLE, TOKEN_SOUP, PROGRAM_SOUP),), 150, 800)
 
 
 # =========================================================================== program generator
@@ -550,31 +557,23 @@ def trace(program: str, actions: list[str], seed: int, native: bool = True):
     return frames, None
 
 
-@settings(max_examples=120, **SETTINGS)
-@given(programs(), ACTIONS, SEEDS)
-def test_well_formed_programs_raise_only_typed_errors(program, actions, seed):
+def _only_typed_errors(program, actions, seed):
     for native in (True, False):
         _, failure = trace(program, actions, seed, native)
         assert failure is None or failure[0] != "BAD", f"{failure[1]}\nprogram:\n{program}\nactions: {actions}"
 
 
-@settings(max_examples=150, **SETTINGS)
-@given(programs(), ACTIONS, SEEDS)
-def test_native_and_autumn_stdlib_agree(program, actions, seed):
+def _stdlibs_agree(program, actions, seed):
     native = trace(program, actions, seed, True)
     autumn = trace(program, actions, seed, False)
     assert native == autumn, f"program:\n{program}\nactions: {actions}\nseed: {seed}"
 
 
-@settings(max_examples=60, **SETTINGS)
-@given(programs(), ACTIONS, SEEDS)
-def test_same_program_seed_and_actions_give_the_same_frames(program, actions, seed):
+def _deterministic(program, actions, seed):
     assert trace(program, actions, seed) == trace(program, actions, seed)
 
 
-@settings(max_examples=30, **SETTINGS)
-@given(programs())
-def test_generated_programs_are_readable(program):
+def _readable(program):
     """The generator's output is well-formed: it always gets past the reader (any failure is a
     load-time evaluation error, never a syntax error). Keeps the generator honest."""
     from llm_eval.errors import AutumnSyntaxError
@@ -584,3 +583,15 @@ def test_generated_programs_are_readable(program):
         raise AssertionError(f"{e}\n{program}") from e
     except AutumnError:
         pass
+
+
+test_well_formed_programs_raise_only_typed_errors, \
+    test_well_formed_programs_raise_only_typed_errors_thoroughly = \
+    two_tiers(_only_typed_errors, (programs(), ACTIONS, SEEDS), 25, 120)
+test_native_and_autumn_stdlib_agree, test_native_and_autumn_stdlib_agree_thoroughly = \
+    two_tiers(_stdlibs_agree, (programs(), ACTIONS, SEEDS), 25, 150)
+test_same_program_seed_and_actions_give_the_same_frames, \
+    test_same_program_seed_and_actions_give_the_same_frames_thoroughly = \
+    two_tiers(_deterministic, (programs(), ACTIONS, SEEDS), 12, 60)
+test_generated_programs_are_readable, test_generated_programs_are_readable_thoroughly = \
+    two_tiers(_readable, (programs(),), 10, 30)

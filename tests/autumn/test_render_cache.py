@@ -10,11 +10,13 @@ import pytest
 
 from llm_eval.autumn import Interpreter
 from llm_eval.worlds import world_names, world_spec
+from tiers import tier
 from tracing import play, random_actions
 
 ROOT = Path(__file__).parent.parent.parent
 PROGRAMS = [(p.stem, p.read_text()) for p in sorted((ROOT / "benchmarks" / "programs").glob("*.sexp"))]
-PROGRAMS += [(name, world_spec(name).program_text()) for name in world_names()]
+WORLDS = world_names()
+PROGRAMS += [(name, world_spec(name).program_text()) for name in WORLDS]
 
 FIELD_WRITE = """(program
   (= GRID_SIZE 6)
@@ -35,7 +37,8 @@ def _frames(text: str, cache: bool, actions: list[str]) -> list[str]:
     return [it.render_all()] + play(it, actions)
 
 
-@pytest.mark.parametrize("name,text", PROGRAMS, ids=[n for n, _ in PROGRAMS])
+@pytest.mark.parametrize("name,text", [pytest.param(n, t, id=n, marks=tier(n) if n in WORLDS else ())
+                                       for n, t in PROGRAMS])
 def test_kept_renders_equal_fresh_renders(name, text):
     actions = random_actions(random.Random(name), 60, 12)
     assert _frames(text, True, actions) == _frames(text, False, actions)

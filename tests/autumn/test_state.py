@@ -9,6 +9,7 @@ import pytest
 
 from llm_eval.autumn import Interpreter
 from llm_eval.worlds import make_world, world_names
+from tiers import per_world
 from tracing import play, random_actions
 
 ROOT = Path(__file__).parent.parent.parent
@@ -78,7 +79,7 @@ def test_a_state_belongs_to_its_interpreter():
         b.restore(a.snapshot())
 
 
-@pytest.mark.parametrize("name", world_names())
+@pytest.mark.parametrize("name", per_world(world_names()))
 def test_world_restore_after_reset(name):
     world = make_world(name, seed=5)
     world.reset()

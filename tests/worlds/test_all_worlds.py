@@ -18,6 +18,7 @@ from llm_eval.autumn import Frame
 from llm_eval.render import (parse_compact, parse_diff, parse_json, parse_png, render_compact,
                              render_diff, render_json, render_png)
 from llm_eval.worlds import WorldSpec, default_registry
+from tiers import per_world
 
 SPECS = default_registry().specs()
 STEPS = 500
@@ -55,7 +56,7 @@ def test_the_suite_has_worlds() -> None:
     assert SPECS, "no bundled worlds found"
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
+@pytest.mark.parametrize("spec", per_world(SPECS, lambda s: s.name))
 def test_world(spec: WorldSpec) -> None:
     actions = random_actions(spec.size)
     frames = play(spec, SEED, actions)
@@ -84,7 +85,7 @@ def test_world(spec: WorldSpec) -> None:
             assert parse_png(render_png(frame, coordinates=True)) == frame
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=[s.name for s in SPECS])
+@pytest.mark.parametrize("spec", per_world(SPECS, lambda s: s.name))
 def test_world_reports_invalid_actions(spec: WorldSpec) -> None:
     world = spec.make(seed=SEED)
     frame, _ = world.reset()

@@ -11,6 +11,7 @@ from llm_eval.agents import OracleAgent, RandomAgent
 from llm_eval.worldtest import Observation, TaskProgramError, run_episode
 
 import worldtest_tasks as W
+from tiers import per_task
 
 
 class Recorder:
@@ -188,7 +189,7 @@ def _shipped():
     return all_tasks()
 
 
-@pytest.mark.parametrize("task", _shipped(), ids=lambda t: t.id)
+@pytest.mark.parametrize("task", per_task(_shipped()))
 def test_shipped_tasks_leak_nothing_hidden(task):
     agent = Recorder(RandomAgent(seed=11))
     run_episode(task, agent, interaction_steps=10)

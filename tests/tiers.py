@@ -1,0 +1,37 @@
+"""Test tiers. The default tier (``python -m pytest``, the README's command) runs in under
+10 minutes on two cores; the slow tier (``python -m pytest -m slow``, run by CI after it) holds
+what would make it longer: the full validation of every shipped task, the property tests at
+their full example counts, and each per-world check for the worlds beyond the core twelve.
+
+A per-world or per-task test runs in the default tier on the core worlds (the first twelve,
+which cover every family of mechanic the rest build on) and in the slow tier on all the others,
+so between the two tiers every world is checked and nothing is checked twice.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+__all__ = ["CORE_WORLDS", "per_world", "per_task", "tier", "slow"]
+
+slow = pytest.mark.slow
+
+CORE_WORLDS = frozenset({"automaton", "easel", "garden", "gravity", "hunters", "icepond",
+                         "invaders", "magnets", "outbreak", "platformer", "sparks",
+                         "warehouse"})
+
+
+def tier(world: str) -> tuple:
+    """The marks of a parameter about ``world``: none for a core world, else ``slow``."""
+    return () if world in CORE_WORLDS else (slow,)
+
+
+def per_world(items, name=lambda item: item) -> list:
+    """``items`` (world names, or objects whose world ``name`` gives) as parameters: the core
+    worlds' in the default tier, the others' marked ``slow``."""
+    return [pytest.param(item, id=name(item), marks=tier(name(item))) for item in items]
+
+
+def per_task(tasks) -> list:
+    """Tasks as parameters, tiered by their world like ``per_world``, named by task id."""
+    return [pytest.param(t, id=t.id, marks=tier(t.world)) for t in tasks]
