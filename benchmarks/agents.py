@@ -12,6 +12,11 @@ mean, and how many of its episodes scored above 0), then the means per family an
     python benchmarks/agents.py --world warehouse --seeds 30
     python benchmarks/agents.py --agents random simulator --processes 2
     python benchmarks/agents.py --json > agents.json
+    python benchmarks/agents.py --suite v1 --reuse agents.json   # play only what it lacks
+
+``--reuse FILE`` takes the rows of tasks already measured (by an earlier ``--json`` run with
+the same ``--seeds`` and agents; repeatable) instead of playing them again, so a long
+measurement can be made world by world and printed whole.
 """
 
 from __future__ import annotations
@@ -69,6 +74,27 @@ def _means(rows: list[dict], agents: tuple[str, ...], key: str) -> dict:
     return groups
 
 
+def _reused_rows(paths: list[str], seeds: int, agents: tuple[str, ...]) -> dict[str, dict]:
+    """Task id -> row, from earlier ``--json`` outputs; an output measured with other seeds or
+    without one of ``agents`` is refused, naming the file."""
+    rows: dict[str, dict] = {}
+    for path in paths:
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise SystemExit(f"agents.py: --reuse {path}: cannot read it: {exc}")
+        if data.get("seeds") != seeds:
+            raise SystemExit(f"agents.py: --reuse {path}: measured with --seeds "
+                             f"{data.get('seeds')}, not {seeds}")
+        for row in data.get("tasks", []):
+            missing = [a for a in agents if a not in row]
+            if missing:
+                raise SystemExit(f"agents.py: --reuse {path}: {row.get('task')} has no "
+                                 f"{', '.join(missing)} figures")
+            rows[row["task"]] = row
+    return rows
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", metavar="NAME",
@@ -82,8 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1,
                         help="tasks played at once in worker processes (default 1)")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--reuse", action="append", default=[], metavar="FILE",
+                        help="rows of an earlier --json run to take instead of playing those "
+                             "tasks again (same --seeds and agents; repeatable)")
     args = parser.parse_args(argv)
     agents = tuple(a for a in AGENTS if a in args.agents)
+    reused = _reused_rows(args.reuse, args.seeds, agents)
 
     if args.suite:
         from llm_eval.suites import load_suite
@@ -100,32 +130,41 @@ def main(argv: list[str] | None = None) -> int:
         source = "every shipped task"
     pairs = [(w, f) for w, f in pairs if (not args.world or w in args.world)
              and (not args.family or f in args.family)]
-    jobs = [(w, f, agents, args.seeds) for w, f in pairs]
+    jobs = [(w, f, agents, args.seeds) for w, f in pairs if f"{w}-{f}" not in reused]
     start = time.perf_counter()
     if args.processes > 1:
         from concurrent.futures import ProcessPoolExecutor
 
         with ProcessPoolExecutor(args.processes) as pool:
-            rows = list(pool.map(measure, jobs))
+            played = list(pool.map(measure, jobs))
     else:
-        rows = []
+        played = []
         for job in jobs:
-            rows.append(measure(job))
+            played.append(measure(job))
             if not args.json:
-                print(f"  {rows[-1]['task']}: " + ", ".join(
-                    f"{a} {rows[-1][a]['score']:.3f}" for a in agents), file=sys.stderr)
+                print(f"  {played[-1]['task']}: " + ", ".join(
+                    f"{a} {played[-1][a]['score']:.3f}" for a in agents), file=sys.stderr)
     seconds = round(time.perf_counter() - start, 1)
+    by_task = {**reused, **{r["task"]: r for r in played}}
+    rows = [by_task[f"{w}-{f}"] for w, f in pairs]
+    # the reused rows' time: their agents' seconds, as measured then (one process each)
+    earlier = round(sum(r[a]["seconds"] for r in rows if r["task"] not in
+                        {p["task"] for p in played} for a in agents), 1)
     families = _means(rows, agents, "family")
     worlds = _means(rows, agents, "world")
     overall = {a: round(statistics.fmean(r[a]["score"] for r in rows), 3) for a in agents} \
         if rows else {}
     if args.json:
         print(json.dumps({"source": source, "seeds": args.seeds, "seconds": seconds,
+                          "reused": len(rows) - len(played), "reused_seconds": earlier,
                           "tasks": rows, "families": families, "worlds": worlds,
                           "overall": overall}, indent=2))
         return 0
+    took = f"{seconds:.0f} s" + (f"; {len(rows) - len(played)} tasks reused from --reuse, "
+                                 f"measured in {earlier:.0f} s of agent time"
+                                 if len(rows) > len(played) else "")
     print(f"Reference agents on {source}: {len(rows)} tasks (random: {args.seeds} seeds per "
-          f"task; {seconds:.0f} s)\n")
+          f"task; {took})\n")
     head = "".join(f" {a:>9}" for a in agents)
     print(f"{'task':<22}{head}   random wins  simulator steps/searches/states")
     for r in rows:
