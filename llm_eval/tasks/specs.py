@@ -17,6 +17,7 @@ Nothing here is shown to agents; generation copies it into the hidden half of th
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 __all__ = ["WorldTaskSpec", "TASK_SPECS", "task_spec"]
@@ -45,7 +46,7 @@ class WorldTaskSpec:
     mfp_seed: int = 7
 
 
-TASK_SPECS: dict[str, WorldTaskSpec] = {s.world: s for s in (
+_BUILT_IN: dict[str, WorldTaskSpec] = {s.world: s for s in (
     WorldTaskSpec(
         "automaton",
         plan_witness=(*_rep("noop", 3), "up", "click 3 1", "click 20 1", "click 12 1"),
@@ -247,13 +248,33 @@ def _world_specs() -> dict[str, WorldTaskSpec]:
     return found
 
 
-TASK_SPECS.update(_world_specs())
+_ALL: dict[str, WorldTaskSpec] = {}
+_MERGING = threading.Lock()
+
+
+def _all_specs() -> dict[str, WorldTaskSpec]:
+    """The specs above and those of ``world_specs/``, merged on first use (not at import, so a
+    world's spec module can be imported on its own: it imports this module for
+    ``WorldTaskSpec``)."""
+    if not _ALL:
+        with _MERGING:
+            if not _ALL:
+                merged = {**_BUILT_IN, **_world_specs()}
+                _ALL.update(merged)   # whole at once: a thread never sees half of it
+    return _ALL
+
+
+def __getattr__(name: str):
+    if name == "TASK_SPECS":   # every world's spec, by world name
+        return _all_specs()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def task_spec(world: str) -> WorldTaskSpec:
     """The hand-written task data of a bundled world (``KeyError`` names the world)."""
+    specs = _all_specs()
     try:
-        return TASK_SPECS[world]
+        return specs[world]
     except KeyError:
         raise KeyError(f"no task spec for world {world!r}; known: "
-                       f"{', '.join(sorted(TASK_SPECS))}") from None
+                       f"{', '.join(sorted(specs))}") from None

@@ -77,3 +77,17 @@ def test_unknown_world_or_family():
         generate_world("nowhere")
     with pytest.raises(ValueError, match="unknown family 'chess'"):
         generate_task("easel", "chess")
+
+
+def test_a_world_spec_module_imports_on_its_own():
+    """A spec module imports ``specs`` for ``WorldTaskSpec``; importing it first (before
+    anything else asked for the specs) must not find a half-made module."""
+    import subprocess
+    import sys
+
+    code = ("import llm_eval.tasks.world_specs.wander as m\n"
+            "from llm_eval.tasks.specs import TASK_SPECS\n"
+            "assert m.SPEC is TASK_SPECS['wander']\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
