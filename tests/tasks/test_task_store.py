@@ -63,8 +63,15 @@ def test_agent_view_leaks_nothing_hidden(task):
 
 
 def test_mfp_answer_position_is_not_fixed():
-    answers = Counter(t.hidden.answer for t in TASKS if t.family == "mfp")
-    assert len(answers) >= 5 and max(answers.values()) <= 4, answers
+    """The answer's position is drawn from each task's seed: the counts per position must fit a
+    uniform draw (chi-square, 5 degrees of freedom, below the p = 0.01 critical value 15.09), so
+    an agent that always names one position does no better than chance."""
+    tasks = [t for t in TASKS if t.family == "mfp"]
+    assert {len(t.public.options) for t in tasks} == {6}
+    answers = Counter(t.hidden.answer for t in tasks)
+    expected = len(tasks) / 6
+    chi_square = sum((answers.get(i, 0) - expected) ** 2 / expected for i in range(6))
+    assert len(answers) == 6 and chi_square < 15.09, answers
 
 
 def test_load_task_names_the_file_and_field(tmp_path):
@@ -127,7 +134,8 @@ def test_mfp_shape_errors():
 
 def test_truth_is_not_the_option_closest_to_all_others():
     """Distractors made by editing the truth would make it the centre of the options; the
-    generator avoids that, so this heuristic does no better than chance (2 of 12)."""
+    generator avoids that, so this heuristic does no better than chance (1 in 6, give or take
+    2.5 binomial standard deviations)."""
     def distance(a, b):
         return sum(x != y for ra, rb in zip(a, b) for x, y in zip(ra, rb))
 
@@ -136,4 +144,5 @@ def test_truth_is_not_the_option_closest_to_all_others():
         totals = [sum(distance(a, b) for b in task.public.options) for a in task.public.options]
         centre = [i for i, v in enumerate(totals) if v == min(totals)]
         hits += (task.hidden.answer in centre) / len(centre)
-    assert hits <= 3, hits
+    n = sum(t.family == "mfp" for t in TASKS)
+    assert hits <= n / 6 + 2.5 * (n * (1 / 6) * (5 / 6)) ** 0.5, (hits, n)
