@@ -34,7 +34,7 @@ from typing import TextIO
 
 from . import __version__
 from .actions import Action, apply_action, iter_action_lines
-from .argtypes import integer, integer_between
+from .argtypes import integer, integer_at_least, integer_between
 from .atomic import write_atomic
 from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError, TaskFileError
 
@@ -224,8 +224,8 @@ def _cmd_worlds(args: argparse.Namespace) -> int:
 
     if args.gallery is not None:
         return _cmd_gallery(args)
-    if args.quick or args.world:
-        raise UsageError("--quick and --world go with --gallery DIR")
+    if args.quick or args.world or args.processes is not None:
+        raise UsageError("--quick, --world and --processes go with --gallery DIR")
     specs = default_registry().specs()
     if args.json:
         print(json.dumps([spec.summary() for spec in specs], indent=2))
@@ -253,8 +253,11 @@ def _cmd_gallery(args: argparse.Namespace) -> int:
             registry.get(name)
         except UnknownWorldError as exc:
             raise UsageError(f"--world: {exc}") from None
+    from .sweep.workers import default_processes
+
+    processes = default_processes() if args.processes is None else args.processes
     path = build_gallery(args.gallery, worlds=args.world, effort=QUICK if args.quick else FULL,
-                         random_episodes=5 if args.quick else 20,
+                         random_episodes=5 if args.quick else 20, processes=processes,
                          progress=lambda text: print(text, file=sys.stderr))
     print(f"gallery: {path}")
     return EXIT_OK
@@ -392,6 +395,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="--gallery: fewer validation rollouts and random episodes")
     worlds.add_argument("--world", action="append", metavar="W",
                         help="--gallery: only this world (repeatable)")
+    worlds.add_argument("--processes", type=integer_at_least(1), metavar="N", default=None,
+                        help="--gallery: validate in N worker processes (default: one per "
+                             "core; 1: in this process)")
     worlds.set_defaults(handler=_cmd_worlds)
 
     play = commands.add_parser(

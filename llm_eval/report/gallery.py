@@ -146,10 +146,29 @@ def _suites_of() -> dict[str, list[str]]:
     return found
 
 
+def _all_figures(tasks, effort, random_episodes: int, processes: int,
+                 progress: Callable[[str], None] | None) -> dict[str, dict[str, Any]]:
+    """``task_figures`` of every task by id, computed in ``processes`` worker processes."""
+    from functools import partial
+
+    from ..sweep.workers import map_in_order
+
+    figures = {}
+    compute = partial(task_figures, effort=effort, random_episodes=random_episodes)
+    for task, row in zip(tasks, map_in_order(compute, tasks, processes,
+                                             first=lambda t: t.family == "cd")):
+        if progress is not None:
+            progress(f"validated {task.id}: {'passed' if row['passed'] else 'FAILED'}")
+        figures[task.id] = row
+    return figures
+
+
 def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,
-                  effort=None, random_episodes: int = 20,
+                  effort=None, random_episodes: int = 20, processes: int = 1,
                   progress: Callable[[str], None] | None = None) -> Path:
-    """Write the gallery into ``directory`` (module docstring); returns the index's path."""
+    """Write the gallery into ``directory`` (module docstring); returns the index's path.
+    The tasks are validated in ``processes`` worker processes (the figures do not depend on
+    where they are computed, only the seconds shown do)."""
     from ..render import render_png
     from ..tasks.store import all_tasks
     from ..tasks.validate import FULL
@@ -161,6 +180,7 @@ def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,
     registry = default_registry()
     names = list(worlds) if worlds else registry.names()
     suites = _suites_of()
+    figures_of = _all_figures(all_tasks(names), effort, random_episodes, processes, progress)
     sections = []
     totals = {"worlds": 0, "tasks": 0, "passed": 0, "stochastic": 0}
     for name in names:
@@ -185,11 +205,7 @@ def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,
             figures.append(tag("figure", tag("img", src=png_uri(goal_image), class_="frame",
                                              alt=f"{name}: planning goal"),
                                tag("figcaption", "planning goal (cells that matter ringed)")))
-        rows = []
-        for task in tasks:
-            if progress is not None:
-                progress(f"validating {task.id}")
-            rows.append(task_figures(task, effort, random_episodes))
+        rows = [figures_of[task.id] for task in tasks]
         in_suites = sorted({s for t in tasks for s in suites.get(t.id, [])})
         kind = "stochastic" if spec.stochastic else "deterministic"
         totals["worlds"] += 1

@@ -34,7 +34,7 @@ from .job import JobOutcome, execute_job
 from .spec import Job, Sweep
 
 __all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "longest_first",
-           "worker_context", "STOPPED_BY_USER", "WORKER_HINT"]
+           "map_in_order", "worker_context", "STOPPED_BY_USER", "WORKER_HINT"]
 
 STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
 WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
@@ -85,6 +85,29 @@ def worker_context():
         context.set_forkserver_preload(PRELOAD)
         return context
     return multiprocessing.get_context("spawn")
+
+
+def map_in_order(function, items, processes: int = 1, first=None):
+    """``function(item)`` of each item, yielded in the order of ``items``, computed by
+    ``processes`` worker processes (1: here, one after the other). For pure functions of their
+    item (a validation, a task's figures): the results are the same wherever they are computed.
+    ``first(item)`` true starts that item before the others (the longest ones, so that no core
+    waits on one at the end); ``function`` must be a module-level function or a partial of one."""
+    items = list(items)
+    if processes <= 1 or len(items) <= 1:
+        for item in items:
+            yield function(item)
+        return
+    order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
+    with ProcessPoolExecutor(max_workers=min(processes, len(items)),
+                             mp_context=worker_context()) as pool:
+        futures = {i: pool.submit(function, items[i]) for i in order}
+        try:
+            for i in range(len(items)):
+                yield futures[i].result()
+        finally:
+            for future in futures.values():
+                future.cancel()
 
 
 def _end_with(scheduler_pid: int) -> None:

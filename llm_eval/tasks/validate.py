@@ -396,22 +396,9 @@ def validate_in_processes(tasks, effort: Effort = FULL, processes: int = 1):
     its task and ``effort`` (every random choice is seeded), so it is the same wherever it
     is computed. The change-detection tasks, much the longest, start first, so that no core
     waits on one at the end."""
-    tasks = list(tasks)
-    if processes <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield validate_task(task, effort)
-        return
-    from concurrent.futures import ProcessPoolExecutor
+    from functools import partial
 
-    from ..sweep.workers import worker_context
+    from ..sweep.workers import map_in_order
 
-    start = sorted(range(len(tasks)), key=lambda i: tasks[i].family != "cd")   # stable
-    with ProcessPoolExecutor(max_workers=min(processes, len(tasks)),
-                             mp_context=worker_context()) as pool:
-        futures = {i: pool.submit(validate_task, tasks[i], effort) for i in start}
-        try:
-            for i in range(len(tasks)):
-                yield futures[i].result()
-        finally:
-            for future in futures.values():
-                future.cancel()
+    return map_in_order(partial(validate_task, effort=effort), tasks, processes,
+                        first=lambda task: task.family == "cd")

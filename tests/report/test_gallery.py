@@ -47,7 +47,7 @@ def test_a_world_with_its_three_tasks_figures(tmp_path):
 
 
 def _fake_figures(change: str = "", failed=()):
-    def figures(task, effort, episodes):
+    def figures(task, effort, random_episodes):
         return {"task": task.id, "family": task.family, "passed": not failed,
                 "failed": list(failed), "oracle": 1.0, "witness": 3, "random_rate": 0.0,
                 "random_of": 1, "detail": "", "change": change}
@@ -88,8 +88,10 @@ def test_the_command_line(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(gallery, "build_gallery", spy)
     monkeypatch.setattr(gallery, "task_figures", _fake_figures())
-    assert main(["worlds", "--gallery", str(tmp_path), "--quick", "--world", "easel"]) == 0
+    assert main(["worlds", "--gallery", str(tmp_path), "--quick", "--world", "easel",
+                 "--processes", "1"]) == 0
     assert seen["worlds"] == ["easel"] and seen["random_episodes"] == 5
+    assert seen["processes"] == 1
     assert seen["effort"].rollouts < 200
     assert f"gallery: {tmp_path / 'index.html'}" in capsys.readouterr().out
     page = (tmp_path / "index.html").read_text()
@@ -97,3 +99,20 @@ def test_the_command_line(tmp_path, monkeypatch, capsys):
     assert main(["worlds", "--gallery", str(tmp_path), "--world", "gravty"]) == 2
     assert "did you mean 'gravity'" in capsys.readouterr().err
     assert main(["worlds", "--quick"]) == 2
+    assert main(["worlds", "--processes", "2"]) == 2
+    assert main(["worlds", "--gallery", str(tmp_path), "--processes", "0"]) == 2
+
+
+def test_worker_processes_give_the_same_figures():
+    """The gallery validates in worker processes; what it shows does not depend on where a
+    task was validated (only the seconds taken do)."""
+    from llm_eval.tasks.store import all_tasks
+
+    tasks = all_tasks(["easel"])
+    def figures(processes):
+        rows = gallery._all_figures(tasks, TINY, 1, processes, None)
+        return {task: {key: value for key, value in row.items() if key != "seconds"}
+                for task, row in rows.items()}
+    alone, pooled = figures(1), figures(2)
+    assert list(alone) == [t.id for t in tasks] and all(r["passed"] for r in alone.values())
+    assert pooled == alone
