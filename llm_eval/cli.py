@@ -467,6 +467,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_suites_parser(commands)
 
+    from .serve.command import add_serve_parser  # `serve [RUN_DIR] [--host H] [--port P]`
+
+    add_serve_parser(commands)
+
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)

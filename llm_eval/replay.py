@@ -9,7 +9,8 @@ hash, or the call fails with a ``replay_mismatch`` naming the transcript, the ca
 phase and step. A reply the recording stored cut to the cap (``transcripts.cap``) is replayed
 cut, and the requests that re-send it then match the recorded requests as stored; the result
 is still ``reproduced``, with a note saying so. Random and oracle jobs need no adapter: they
-are deterministic given their seed.
+are deterministic given their seed. A person's job (``human/<participant>``) is played again
+by a ``HumanAgent`` given the transcript's actions (``recorded_actions``), in order.
 
 ``replay_transcript(path)`` re-runs the job with that adapter into a scratch directory and
 compares the new transcript with the recorded one event by event. Ignored are what cannot
@@ -55,14 +56,15 @@ from adapters.types import Fatal, ImagePart, Request, Response
 
 from .errors import LlmEvalError
 from .runstore import STORE_FILE, JobRow, RunStore
-from .sweep.spec import LOCAL_AGENTS, Job, Sweep
+from .sweep.spec import Job, Sweep, is_human, plays_without_model
 from .transcripts import (CallExpander, Transcript, TranscriptError, TranscriptStream,
                           transcript_files, transcript_name)
 from .transcripts.cap import holds_capped
 
 __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "Outline", "outline",
            "job_from_transcript", "sweep_for", "replay_transcript", "compare_transcripts",
-           "run_recorded", "transcripts_in", "replay_checks", "replay_check"]
+           "run_recorded", "transcripts_in", "replay_checks", "replay_check",
+           "recorded_actions"]
 
 IGNORED = {"time", "schema_version"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
@@ -209,7 +211,7 @@ def sweep_for(job: Job) -> Sweep:
             data[key] = s[key]
     if "task_file" in s:
         data["tasks"] = [s["task_file"]]
-    if s["model"] not in LOCAL_AGENTS:
+    if not plays_without_model(s["model"]):
         data["budgets"] |= {k: [s[k]] for k in ("reasoning_effort", "thinking_budget",
                                                 "max_output_tokens", "history")}
         data |= {"prompts": [s["prompt"]], "renderings": [s["rendering"]],
@@ -348,11 +350,11 @@ def replay_transcript(path: str | Path, read: Outline | None = None) -> ReplayRe
         end = read.last
         status = end.status if end is not None and end.type == "end" else "unfinished"
         return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + status)
-    adapter = None if s["model"] in LOCAL_AGENTS else TranscriptReplay(path)
+    adapter = None if plays_without_model(s["model"]) else TranscriptReplay(path)
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
         outcome = execute_job(job, sweep_for(job), again, run_id=read.header.run_id,
-                              adapter=adapter)
+                              adapter=adapter, player=_recorded_player(job, path))
         detail = compare_transcripts(path, again)
         if outcome.status != "done":
             ended = f"the replayed job ended {outcome.status} ({outcome.error})"
@@ -361,6 +363,21 @@ def replay_transcript(path: str | Path, read: Outline | None = None) -> ReplayRe
     if not detail and adapter is not None:
         detail = adapter.note()   # reproduced, and what could only be replayed as stored
     return ReplayResult(**base, status=status, score=outcome.score, detail=detail)
+
+
+def recorded_actions(path: str | Path) -> tuple[str, ...]:
+    """The actions of the transcript at ``path``, in order, as its agent sent them."""
+    return tuple(e.action for e in TranscriptStream(path, expand=False) if e.type == "action")
+
+
+def _recorded_player(job: Job, path: Path):
+    """A person's job is played again from its recorded actions; other jobs build their own
+    agent (None)."""
+    if not is_human(job.model):
+        return None
+    from .agents.human import HumanAgent
+
+    return HumanAgent(job.model, recorded=recorded_actions(path), live=False)
 
 
 def transcripts_in(target: str | Path) -> list[Path]:
@@ -475,7 +492,8 @@ def run_recorded(path: str | Path, run_dir: str | Path):
     job = job_from_transcript(path)
 
     def execute(job_, spec, transcript, **kwargs):
-        adapter = None if job_.model in LOCAL_AGENTS else TranscriptReplay(path)
-        return execute_job(job_, spec, transcript, adapter=adapter, **kwargs)
+        adapter = None if plays_without_model(job_.model) else TranscriptReplay(path)
+        return execute_job(job_, spec, transcript, adapter=adapter,
+                           player=_recorded_player(job_, path), **kwargs)
 
     return run_sweep(sweep_for(job), run_dir, execute=execute)

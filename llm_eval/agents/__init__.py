@@ -10,6 +10,8 @@
   adapter.
 
 - ``ScriptAgent`` (``script``): plays the action lines of a file, then stops the episode.
+- ``HumanAgent`` (``human``): a person's actions, given by the browser server (``llm-eval
+  serve``) or, in a replay, by the recording; ``human/<participant>`` is never built here.
 
 ``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle``,
 ``simulator``, ``script/FILE`` or a model ``provider/model`` (``adapters.registry``), with the LLM agent's
@@ -51,6 +53,9 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
         return OracleAgent(task, programs_root=programs_root)
     if name == "simulator":
         return SimulatorAgent(task, programs_root=programs_root)
+    if name.startswith("human/"):
+        raise UnknownAgentError(f"{name} is a person: people play in the browser (llm-eval "
+                                f"serve), and their episodes replay from their transcripts")
     if name.startswith("script/"):
         from .script import ScriptAgent
 

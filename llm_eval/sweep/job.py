@@ -10,7 +10,9 @@ Hooks for the scheduler and replay: ``stop()`` is asked before every observation
 agent (so before every model call); a reason it returns ends the episode there, unscored, as
 ``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C). ``on_call``
 sees every model call's record as it is written (live spend, progress). ``adapter`` replaces
-the model's adapter (replay answers the model's requests from a recording).
+the model's adapter (replay answers the model's requests from a recording). ``player`` is an
+agent to play instead of the one the job names: a person's (``agents.human``), whose actions
+come from the browser (``llm-eval serve``) or, in a replay, from the recording.
 
 Optional settings a job may carry besides the sweep's: ``horizon`` (the planning test's
 horizon, shortened), ``max_consecutive_invalid`` (the phases' invalid-action limit) and
@@ -30,7 +32,7 @@ from typing import Any, Callable
 
 from .. import __version__
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
-from .spec import LOCAL_AGENTS, Job, Sweep
+from .spec import Job, Sweep, plays_without_model
 
 __all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task"]
 
@@ -90,7 +92,7 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None):
     from ..agents import make_agent
 
     s = job.settings
-    if job.model in LOCAL_AGENTS:
+    if plays_without_model(job.model):   # a person cannot be built here: make_agent says so
         return make_agent(job.model, task, seed=job.agent_seed)
     from adapters import GenerationConfig
 
@@ -127,7 +129,7 @@ def _versions(job: Job, spec: Sweep) -> dict[str, Any]:
     if "prompt_digest" in job.settings:
         versions["prompt"] = {"variant": job.settings["prompt"],
                               "digest": job.settings["prompt_digest"]}
-    if job.model not in LOCAL_AGENTS:   # what priced its calls: LiteLLM's map, a user's file
+    if not plays_without_model(job.model):   # what priced its calls: LiteLLM's map, a user's file
         versions["prices"] = spec.price_book().describe()
     return versions
 
@@ -145,7 +147,7 @@ def _suite_of(job: Job) -> dict[str, str] | None:
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 run_id: str | None = None, stop: Callable[[], str | None] | None = None,
                 on_call: Callable[[dict[str, Any]], None] | None = None,
-                adapter=None) -> JobOutcome:
+                adapter=None, player=None) -> JobOutcome:
     """Play ``job`` and write its transcript (module docstring)."""
     from ..calls import FatalProviderError, InfrastructureError
     from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
@@ -177,7 +179,8 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 world=task.world, family=task.family, seed=task.seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
                 versions=_versions(job, spec), suite=suite))
-            agent = build_agent(job, spec, task, adapter=adapter)
+            agent = player if player is not None else \
+                build_agent(job, spec, task, adapter=adapter)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call
             result = run_episode(

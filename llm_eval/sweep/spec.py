@@ -44,6 +44,7 @@ import hashlib
 import itertools
 import json
 import math
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,12 +58,25 @@ from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
-           "LOCAL_AGENTS", "MAX_JOBS"]
+           "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model"]
 
 JOB_SETTINGS_VERSION = 1
 LOCAL_AGENTS = ("random", "oracle", "simulator")
 REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
 MAX_JOBS = 1_000_000   # a sweep larger than this is a mistake, not a plan: refused unexpanded
+#: a person playing in the browser (``llm-eval serve``): ``human/<participant>``
+HUMAN_PREFIX = "human/"
+_PARTICIPANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+def is_human(model: str) -> bool:
+    """Whether ``model`` names a person, ``human/<participant>``."""
+    return model.startswith(HUMAN_PREFIX)
+
+
+def plays_without_model(model: str) -> bool:
+    """The local agents and people: no prompt, rendering or generation settings."""
+    return model in LOCAL_AGENTS or is_human(model)
 
 
 class SpecError(LlmEvalError):
@@ -223,6 +237,11 @@ class Sweep(_Strict):
 
         for name in models:
             if name in LOCAL_AGENTS:
+                continue
+            if is_human(name):
+                if not _PARTICIPANT.fullmatch(name.removeprefix(HUMAN_PREFIX)):
+                    raise ValueError(f"{name!r}: a participant's name is 1 to 64 letters, "
+                                     f"digits, '_', '.' or '-', starting with a letter or digit")
                 continue
             if "/" not in name:
                 close = difflib.get_close_matches(name, LOCAL_AGENTS, n=1)
@@ -428,7 +447,7 @@ class Sweep(_Strict):
         per_model = (f["worlds"] * f["families"] * f["budgets.interaction_steps"] * f["seeds"]
                      * f["repeats"])
         variants = math.prod(f[k] for k in _MODEL_FACTORS)
-        return per_model * sum(1 if m in LOCAL_AGENTS else variants for m in self.models)
+        return per_model * sum(1 if plays_without_model(m) else variants for m in self.models)
 
     def check_size(self, source: str = "<spec>",
                    line_of: Callable[[tuple], int | None] | None = None) -> None:
@@ -438,7 +457,7 @@ class Sweep(_Strict):
         if count <= MAX_JOBS:
             return
         f = self.factors()
-        if all(m in LOCAL_AGENTS for m in self.models):   # only models multiply by these
+        if all(plays_without_model(m) for m in self.models):   # only models multiply by these
             f = {k: v for k, v in f.items() if k not in _MODEL_FACTORS}
         shown = {k: v for k, v in f.items() if v > 1}
         field = max(shown, key=lambda k: shown[k])
@@ -496,7 +515,7 @@ class Sweep(_Strict):
                      if v is not None}
             if self.protocol != "worldtest":
                 base["protocol"] = self.protocol
-            if model in LOCAL_AGENTS:
+            if plays_without_model(model):
                 variants = [{}]
             else:
                 variants = [
@@ -539,6 +558,8 @@ def provider_of(model: str) -> str:
     """The provider a model's calls go to (``local`` for random and oracle)."""
     if model in LOCAL_AGENTS:
         return "local"
+    if is_human(model):
+        return "human"
     from adapters import parse_model
 
     return parse_model(model).provider

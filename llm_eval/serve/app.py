@@ -1,0 +1,235 @@
+"""The Starlette application: pages, the episode API and the static files.
+
+Routes:
+
+=====================================  ======================================================
+``GET /``                              the start page (name, task, protocol)
+``POST /start``                        start an episode (form + CSRF cookie), go to its page
+``GET /play/{token}``                  the episode's page (``pages.play_page``)
+``GET /api/episode/{token}``           its JSON view now (``view.page_view``, plus ``seq``)
+``POST /api/episode/{token}/action``   ``{"seq": n, "action": "left"}`` with the episode's
+                                       CSRF token in ``X-CSRF-Token``: the view after it
+``GET /static/...``                    ``play.js``, ``serve.css`` (package data)
+=====================================  ======================================================
+
+Every request is validated before it reaches an episode: the JSON body (a small object with
+an integer ``seq`` and a text ``action``), the token, the origin and the action itself (a
+refused action is answered 422 with the reason and never reaches the phase). Errors are JSON
+``{"error": message}`` (400 bad request, 403 CSRF or origin, 404 no such episode, 409 out of
+turn, 422 refused action). Waiting for an episode happens in worker threads, never in the
+event loop.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .live import LiveEpisodes, OutOfTurn, UnknownEpisode
+from .pages import message_page, play_page, start_page
+from .security import (CSRF_COOKIE, CSRF_HEADER, SecurityHeaders, check_origin, new_token,
+                       same_token)
+from .view import ActionRefused
+
+__all__ = ["create_app", "ServeSettings", "MAX_BODY_BYTES", "LOOPBACK_HOSTS"]
+
+MAX_BODY_BYTES = 4096
+LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+_PARTICIPANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+_THREADS = 256   # worker threads for requests that wait on an episode
+
+
+class ServeSettings:
+    """What ``create_app`` serves: the run directory, the tasks offered, the defaults."""
+
+    def __init__(self, run_dir: str | Path, *, host: str = "127.0.0.1", seed: int = 1,
+                 protocol: str = "worldtest", interaction_steps: int | None = None,
+                 tasks: list[tuple[str, str]] | None = None,
+                 allowed_hosts: list[str] | None = None) -> None:
+        self.run_dir = Path(run_dir)
+        self.host = host
+        self.seed = seed
+        self.protocol = protocol
+        self.interaction_steps = interaction_steps
+        self.tasks = tasks if tasks is not None else _shipped_tasks()
+        hosts = set(LOOPBACK_HOSTS) | {host} | set(allowed_hosts or ())
+        if host in ("0.0.0.0", "::"):
+            hosts = {"*"}   # the operator asked to be reachable under any name
+        self.allowed_hosts = sorted(hosts)
+
+
+def _shipped_tasks() -> list[tuple[str, str]]:
+    from ..tasks.store import all_tasks
+
+    return [(t.world, t.family) for t in all_tasks()]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise ValueError(f"the request body is over {MAX_BODY_BYTES} bytes")
+    if not request.headers.get("content-type", "").startswith("application/json"):
+        raise ValueError("the request body must be application/json")
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise ValueError("the request body must be a JSON object")
+    return data
+
+
+async def _form_body(request: Request) -> dict[str, str]:
+    """An urlencoded form of at most ``MAX_BODY_BYTES``, each field given once."""
+    body = await request.body()
+    if len(body) > MAX_BODY_BYTES:
+        raise ValueError(f"the form is over {MAX_BODY_BYTES} bytes")
+    if not request.headers.get("content-type", "").startswith(
+            "application/x-www-form-urlencoded"):
+        raise ValueError("the form must be application/x-www-form-urlencoded")
+    try:
+        fields = parse_qs(body.decode("ascii"), keep_blank_values=True, strict_parsing=False,
+                          max_num_fields=16)
+    except (UnicodeDecodeError, ValueError):
+        raise ValueError("the form cannot be read") from None
+    if any(len(values) != 1 for values in fields.values()):
+        raise ValueError("a field of the form is given twice")
+    return {key: values[0] for key, values in fields.items()}
+
+
+def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None) -> Starlette:
+    """The application serving ``settings`` (module docstring). The run directory's lock is
+    held, and the episodes kept, from startup to shutdown (``episodes``: use these)."""
+    known_tasks = set(settings.tasks)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette):
+        import anyio.to_thread
+
+        from ..runlock import hold_run_dir
+
+        anyio.to_thread.current_default_thread_limiter().total_tokens = _THREADS
+        with hold_run_dir(settings.run_dir):
+            live = episodes or LiveEpisodes(settings.run_dir, seed=settings.seed,
+                                            protocol=settings.protocol,
+                                            interaction_steps=settings.interaction_steps)
+            app.state.episodes = live
+            try:
+                yield
+            finally:
+                await run_in_threadpool(live.close)
+
+    async def home(request: Request) -> Response:
+        token = request.cookies.get(CSRF_COOKIE) or new_token()
+        response = HTMLResponse(start_page(settings.tasks, token, protocol=settings.protocol))
+        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
+        return response
+
+    async def start(request: Request) -> Response:
+        refused = check_origin(request)
+        if refused:
+            return HTMLResponse(message_page("Refused", refused), status_code=403)
+        try:
+            form = await _form_body(request)
+        except ValueError as exc:
+            return HTMLResponse(message_page("Refused", str(exc)), status_code=400)
+        cookie = request.cookies.get(CSRF_COOKIE)
+        if not cookie or not same_token(form.get("csrf"), cookie):
+            return HTMLResponse(message_page("Refused", "the form's token does not match: "
+                                             "reload the start page and try again",
+                                             link=("/", "Start page")), status_code=403)
+        participant = str(form.get("participant") or "").strip()
+        task = str(form.get("task") or "")
+        protocol = str(form.get("protocol") or settings.protocol)
+        problem = None
+        if not _PARTICIPANT.fullmatch(participant):
+            problem = ("a name is 1 to 64 letters, digits, '_', '.' or '-', starting with a "
+                       "letter or digit")
+        elif tuple(task.split("/", 1)) not in known_tasks:
+            problem = f"unknown task {task!r}"
+        elif protocol not in ("worldtest", "autumnbench"):
+            problem = f"unknown protocol {protocol!r}"
+        if problem:
+            page = start_page(settings.tasks, cookie, protocol=settings.protocol, error=problem)
+            return HTMLResponse(page, status_code=400)
+        world, family = task.split("/", 1)
+        live: LiveEpisodes = request.app.state.episodes
+        try:
+            episode = await run_in_threadpool(live.open, participant, world, family,
+                                              protocol=protocol)
+        except (ActionRefused, UnknownEpisode) as exc:
+            page = start_page(settings.tasks, cookie, protocol=settings.protocol,
+                              error=str(exc))
+            return HTMLResponse(page, status_code=400)
+        return RedirectResponse(f"/play/{episode.token}", status_code=303)
+
+    async def play(request: Request) -> Response:
+        live: LiveEpisodes = request.app.state.episodes
+        try:
+            episode = live.get(request.path_params["token"])
+        except UnknownEpisode as exc:
+            return HTMLResponse(message_page("No such episode", str(exc), link=("/", "Start")),
+                                status_code=404)
+        return HTMLResponse(play_page(episode.token, episode.csrf))
+
+    async def view(request: Request) -> Response:
+        live: LiveEpisodes = request.app.state.episodes
+        try:
+            episode = live.get(request.path_params["token"])
+        except UnknownEpisode as exc:
+            return _error(404, str(exc))
+        return JSONResponse(await run_in_threadpool(episode.view))
+
+    async def action(request: Request) -> Response:
+        live: LiveEpisodes = request.app.state.episodes
+        try:
+            episode = live.get(request.path_params["token"])
+        except UnknownEpisode as exc:
+            return _error(404, str(exc))
+        refused = check_origin(request)
+        if refused:
+            return _error(403, refused)
+        if not same_token(request.headers.get(CSRF_HEADER), episode.csrf):
+            return _error(403, "refused: missing or wrong CSRF token (reload the page)")
+        try:
+            data = await _json_body(request)
+        except ValueError as exc:
+            return _error(400, str(exc))
+        if set(data) != {"seq", "action"}:
+            return _error(400, "the body is {\"seq\": <number>, \"action\": <text>}, got keys "
+                               + ", ".join(sorted(map(str, data))))
+        try:
+            body = await run_in_threadpool(live.act, episode.token, data["seq"],
+                                           data["action"])
+        except ActionRefused as exc:
+            return _error(422, str(exc))
+        except OutOfTurn as exc:
+            return _error(409, str(exc))
+        return JSONResponse(body)
+
+    static = StaticFiles(directory=str(files("llm_eval.serve") / "static"))
+    routes = [Route("/", home), Route("/start", start, methods=["POST"]),
+              Route("/play/{token}", play), Route("/api/episode/{token}", view),
+              Route("/api/episode/{token}/action", action, methods=["POST"]),
+              Mount("/static", static, name="static")]
+    middleware = [Middleware(SecurityHeaders),
+                  Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)]
+    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

@@ -1,0 +1,67 @@
+"""``llm-eval serve [RUN_DIR] [--host 127.0.0.1] [--port 8000]``: people play in the browser.
+
+The parser imports nothing heavy; the handler imports Starlette and uvicorn, builds the app
+(``app.create_app``) and runs it until Ctrl-C. It binds the loopback address unless told
+otherwise, and says so when it is told otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ..argtypes import integer, integer_at_least, integer_between
+
+__all__ = ["add_serve_parser", "cmd_serve", "DEFAULT_RUN_DIR"]
+
+DEFAULT_RUN_DIR = "runs/human"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Run the server (module docstring)."""
+    import uvicorn
+
+    from ..runlock import hold_run_dir
+    from .app import LOOPBACK_HOSTS, ServeSettings, create_app
+
+    with hold_run_dir(args.run_dir):   # refuse a busy run directory before binding
+        pass
+    settings = ServeSettings(args.run_dir, host=args.host, seed=args.seed,
+                             protocol=args.protocol, interaction_steps=args.interaction_steps,
+                             allowed_hosts=args.allow_host)
+    if args.host not in LOOPBACK_HOSTS:
+        print(f"llm-eval serve: warning: listening on {args.host}, not only this machine; "
+              f"anyone who can reach it can play", file=sys.stderr)
+    print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open "
+          f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/ "
+          f"(Ctrl-C stops)", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning",
+                access_log=False, server_header=False)
+    return 0
+
+
+def add_serve_parser(commands) -> argparse.ArgumentParser:
+    """Add ``serve`` to the ``llm-eval`` subcommands."""
+    serve = commands.add_parser(
+        "serve", help="let people play tasks in the browser, recorded like models' episodes",
+        description="Start a local web server where a person plays WorldTest tasks (the "
+                    "interaction phase, then the test) in the browser. Every episode is a job "
+                    "of agent human/<name> in RUN_DIR, with its transcript, so report, "
+                    "compare and replay treat people like models.")
+    serve.add_argument("run_dir", nargs="?", default=DEFAULT_RUN_DIR, metavar="RUN_DIR",
+                       help=f"the run directory episodes are recorded in (default "
+                            f"{DEFAULT_RUN_DIR})")
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=integer_between(1, 65535, "port"), default=8000,
+                       help="port (default 8000)")
+    serve.add_argument("--seed", type=integer, default=1,
+                       help="the seed of every episode, as a sweep's seeds (default 1)")
+    serve.add_argument("--protocol", choices=("worldtest", "autumnbench"), default="worldtest",
+                       help="the protocol the start page proposes (default worldtest)")
+    serve.add_argument("--interaction-steps", type=integer_at_least(1), metavar="N",
+                       help="the interaction budget (default: each task's)")
+    serve.add_argument("--allow-host", action="append", metavar="NAME",
+                       help="another name the server may be reached under (repeatable)")
+    serve.set_defaults(handler=cmd_serve)
+    return serve

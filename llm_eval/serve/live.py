@@ -1,0 +1,231 @@
+"""People's episodes while they play: each one an ordinary job of a run directory.
+
+``LiveEpisodes(run_dir)`` holds every episode the server runs. ``open(participant, world,
+family)`` makes the job a one-model sweep of ``human/<participant>`` would make (so its
+settings, id and task digest are a model's on the same task and seed, and the analysis pairs
+them), records it in the run store as its own run (the run id is the hash of its one job id,
+as the scheduler names runs; its spec is the sweep, so ``resume`` and ``replay`` rebuild it),
+and plays it with ``execute_job`` in a thread of its own, the agent being a ``HumanAgent``
+fed by the page. The transcript is the one a model's job writes (header, observations,
+actions with their times, score, end) at ``RUN_DIR/transcripts/<job id>.jsonl.gz``; the store
+moves the job ``running -> done`` (or ``failed``), or back to ``queued`` when the server
+stops while the person is still playing (``interrupted``: never scored).
+
+A participant who plays the same task again gets the next ``repeat`` (a job id is played once
+per directory). Each episode has an unguessable ``token`` (its address) and its own CSRF
+token; ``get(token)`` finds it. ``act(token, seq, text)`` checks the action against what the
+phase accepts now (``view.check_action``), hands it to the episode and waits until the episode
+asks for the next one; an action given again with the same number is answered, not applied
+twice. Only this process writes the store: the server holds the run directory's lock
+(``runlock``) for its whole life, and the store's writes are serialised by one lock.
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..agents.human import HumanAgent, HumanInputError
+from ..errors import LlmEvalError
+from ..runstore import STORE_FILE, RunStore
+from ..sweep.job import JobInterrupted, JobOutcome, execute_job
+from ..sweep.spec import HUMAN_PREFIX, Job, Sweep, job_id
+from ..transcripts.io import transcript_name
+from .view import ActionRefused, check_action, page_view
+
+__all__ = ["LiveEpisodes", "LiveEpisode", "UnknownEpisode", "OutOfTurn", "SERVER_STOPPED",
+           "TURN_WAIT_S"]
+
+TRANSCRIPTS_DIR = "transcripts"
+SERVER_STOPPED = "the server stopped while the participant was playing"
+#: how long a request waits for the episode to ask for the next action (the episode takes
+#: milliseconds; this bounds a request, it decides nothing about the episode)
+TURN_WAIT_S = 30.0
+
+
+class UnknownEpisode(LlmEvalError):
+    """No episode has this token."""
+
+
+class OutOfTurn(LlmEvalError):
+    """An action whose sequence number is not the next one (or repeats another action)."""
+
+
+@dataclass
+class LiveEpisode:
+    """One person's episode while it runs (module docstring)."""
+
+    token: str
+    csrf: str
+    participant: str
+    job: Job
+    run_id: str
+    transcript: Path
+    agent: HumanAgent
+    thread: threading.Thread | None = None
+    outcome: JobOutcome | None = None
+    extra: dict[str, Any] = field(default_factory=dict)   # what a study keeps about it
+
+    @property
+    def done(self) -> bool:
+        return self.outcome is not None
+
+    def view(self, seq: int | None = None, wait: float = TURN_WAIT_S) -> dict[str, Any]:
+        """The page's view when the episode asks for action ``seq`` (default: the next one
+        not yet given), or has ended."""
+        seq = self.agent.next_seq if seq is None else seq
+        observation, asking = self.agent.wait_turn(seq, wait)
+        if not asking and self.thread is not None:   # ended: the store hears of it next
+            self.thread.join(min(wait, 5.0))
+        body = page_view(observation) if asking and observation is not None else {"phase": None}
+        body["seq"] = seq if asking else self.agent.next_seq
+        body["done"] = not asking and self.done
+        body["waiting"] = not asking and not self.done   # the episode is still busy
+        if body["done"]:
+            body["status"] = self.outcome.status
+        return body
+
+
+class LiveEpisodes:
+    """Every episode of one server, in one run directory (module docstring)."""
+
+    def __init__(self, run_dir: str | Path, *, seed: int = 1, protocol: str = "worldtest",
+                 interaction_steps: int | None = None) -> None:
+        self.run_dir = Path(run_dir)
+        self.seed = seed
+        self.protocol = protocol
+        self.interaction_steps = interaction_steps
+        (self.run_dir / TRANSCRIPTS_DIR).mkdir(parents=True, exist_ok=True)
+        self.store = RunStore(self.run_dir / STORE_FILE)
+        self._store_lock = threading.Lock()
+        self._lock = threading.Lock()
+        self._episodes: dict[str, LiveEpisode] = {}
+        self._played: set[str] = set()      # job ids the directory already holds
+        for run in self.store.runs():
+            self._played.update(row.id for row in self.store.jobs(run["id"]))
+        self._closed = False
+
+    # -- episodes ------------------------------------------------------------------------------
+    def human_job(self, participant: str, world: str, family: str, *,
+                  protocol: str | None = None) -> tuple[Job, Sweep]:
+        """The job of ``participant``'s next play of (world, family) and its one-model sweep."""
+        protocol = protocol or self.protocol
+        with self._lock:
+            repeat = 0
+            while True:
+                sweep = self._sweep(participant, world, family, protocol, repeat)
+                job = next(j for j in sweep.expand() if j.settings["repeat"] == repeat)
+                if job.id not in self._played:
+                    self._played.add(job.id)
+                    return job, sweep
+                repeat += 1
+
+    def _sweep(self, participant: str, world: str, family: str, protocol: str,
+               repeat: int) -> Sweep:
+        from ..sweep.spec import SpecError
+
+        data: dict[str, Any] = {"name": f"{HUMAN_PREFIX}{participant}",
+                                "models": [f"{HUMAN_PREFIX}{participant}"], "worlds": [world],
+                                "families": [family], "seeds": [self.seed],
+                                "repeats": repeat + 1, "protocol": protocol}
+        if self.interaction_steps is not None:
+            data["budgets"] = {"interaction_steps": [self.interaction_steps]}
+        try:
+            return Sweep.from_data(data, "the episode asked for")
+        except SpecError as exc:
+            raise ActionRefused(str(exc)) from None
+
+    def open(self, participant: str, world: str, family: str, *,
+             protocol: str | None = None, extra: dict[str, Any] | None = None) -> LiveEpisode:
+        """Start ``participant``'s episode of the (world, family) task (module docstring)."""
+        if self._closed:
+            raise UnknownEpisode("the server is stopping")
+        job, sweep = self.human_job(participant, world, family, protocol=protocol)
+        run_id = job_id({"jobs": [job.id]})
+        relative = f"{TRANSCRIPTS_DIR}/{transcript_name(job.id)}"
+        with self._store_lock:
+            self.store.add_run(run_id, sweep.name, sweep.canonical())
+            self.store.add_jobs(run_id, [job])
+            self.store.start(run_id, job.id, relative)
+        episode = LiveEpisode(token=secrets.token_urlsafe(18), csrf=secrets.token_urlsafe(24),
+                              participant=participant, job=job, run_id=run_id,
+                              transcript=self.run_dir / relative,
+                              agent=HumanAgent(job.model), extra=dict(extra or {}))
+        episode.thread = threading.Thread(target=self._play, args=(episode, sweep),
+                                          name=f"human-{job.id}", daemon=True)
+        with self._lock:
+            self._episodes[episode.token] = episode
+        episode.thread.start()
+        return episode
+
+    def _play(self, episode: LiveEpisode, sweep: Sweep) -> None:
+        try:
+            outcome = execute_job(episode.job, sweep, episode.transcript, run_id=episode.run_id,
+                                  player=episode.agent)
+        except Exception as exc:   # execute_job does not raise; be sure the store hears
+            outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
+        with self._store_lock:
+            if outcome.status == "done":
+                self.store.finish(episode.run_id, episode.job.id, score=outcome.score,
+                                  raw_reward=outcome.raw_reward)
+            elif outcome.status == "interrupted":
+                self.store.stopped(episode.run_id, episode.job.id, outcome.error or "stopped")
+            else:
+                self.store.fail(episode.run_id, episode.job.id, "failed",
+                                outcome.error or "failed")
+        episode.outcome = outcome
+        episode.agent.close()
+
+    def get(self, token: str) -> LiveEpisode:
+        with self._lock:
+            episode = self._episodes.get(token)
+        if episode is None:
+            raise UnknownEpisode("no episode at this address (it may belong to an earlier "
+                                 "server)")
+        return episode
+
+    def act(self, token: str, seq: int, text: object) -> dict[str, Any]:
+        """Apply action ``seq`` of the episode and return the view that follows it (module
+        docstring): ``ActionRefused`` for an action the phase does not accept now,
+        ``OutOfTurn`` for a number that is not the next one."""
+        episode = self.get(token)
+        agent = episode.agent
+        if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+            raise OutOfTurn(f"seq must be a number from 0, got {seq!r}")
+        if seq < agent.next_seq:   # asked again: answered, not applied again
+            given = agent.actions[seq]
+            if given != text and (not isinstance(text, str) or given != " ".join(text.split())):
+                raise OutOfTurn(f"action {seq} was already {given!r}")
+            return episode.view(seq + 1)
+        if seq > agent.next_seq:
+            raise OutOfTurn(f"action {seq} is out of turn: the next action is number "
+                            f"{agent.next_seq}")
+        observation, asking = agent.wait_turn(seq, TURN_WAIT_S)
+        if not asking or observation is None:
+            raise OutOfTurn("the episode has ended" if episode.done else
+                            "the episode is not ready for an action yet; try again")
+        canonical = check_action(observation, text)
+        try:
+            agent.give(seq, canonical)
+        except HumanInputError as exc:
+            raise OutOfTurn(str(exc)) from None
+        return episode.view(seq + 1)
+
+    def episodes(self) -> list[LiveEpisode]:
+        with self._lock:
+            return list(self._episodes.values())
+
+    def close(self, wait: float = 10.0) -> None:
+        """Stop every episode still waiting for its person (their jobs go back to the queue,
+        unscored) and close the store."""
+        self._closed = True
+        for episode in self.episodes():
+            episode.agent.abandon(JobInterrupted(SERVER_STOPPED))
+        for episode in self.episodes():
+            if episode.thread is not None:
+                episode.thread.join(wait)
+        with self._store_lock:
+            self.store.close()

@@ -1,0 +1,84 @@
+"""What protects the server's participants: tokens, CSRF checks and response headers.
+
+- Addresses and CSRF tokens are ``secrets.token_urlsafe`` values, compared in constant time
+  (``same_token``).
+- A state change (``POST``) must come from the server's own pages: ``check_origin`` refuses a
+  request whose ``Origin`` is another site or whose ``Sec-Fetch-Site`` says cross-site, and the
+  caller checks a CSRF token the other site cannot read (the start form: a cookie and a hidden
+  field that must match; an episode's actions: its own token in the ``X-CSRF-Token`` header).
+- ``SecurityHeaders`` adds to every response a Content-Security-Policy that runs only the
+  server's own scripts (no inline script, images only from the server or ``data:``), no
+  framing, no MIME sniffing, no referrer (the address of an episode is its key) and no caching
+  of the JSON views.
+- The host check (Starlette's ``TrustedHostMiddleware``, set up by ``app``) refuses a
+  ``Host`` the server was not started for, so a page on another site that renames itself to
+  127.0.0.1 (DNS rebinding) cannot talk to it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+from urllib.parse import urlsplit
+
+from starlette.datastructures import MutableHeaders
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+__all__ = ["new_token", "same_token", "check_origin", "SecurityHeaders", "CSRF_COOKIE",
+           "CSRF_HEADER"]
+
+CSRF_COOKIE = "llm_eval_csrf"
+CSRF_HEADER = "x-csrf-token"
+_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def new_token(nbytes: int = 24) -> str:
+    return secrets.token_urlsafe(nbytes)
+
+
+def same_token(given: object, expected: str) -> bool:
+    """Whether ``given`` is ``expected``, compared in constant time."""
+    return isinstance(given, str) and bool(given) and \
+        hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+
+def check_origin(request: Request) -> str | None:
+    """Why ``request`` cannot be a state change from this server's pages, or None."""
+    site = request.headers.get("sec-fetch-site")
+    if site is not None and site not in ("same-origin", "none"):
+        return f"refused: a {site} request"
+    origin = request.headers.get("origin")
+    if origin is not None:
+        host = request.headers.get("host", "")
+        if origin == "null" or urlsplit(origin).netloc != host:
+            return "refused: the request comes from another site"
+    return None
+
+
+class SecurityHeaders:
+    """ASGI middleware adding the headers of the module docstring to every response."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        api = scope.get("path", "").startswith("/api/")
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                headers["content-security-policy"] = _CSP
+                headers["x-frame-options"] = "DENY"
+                headers["x-content-type-options"] = "nosniff"
+                headers["referrer-policy"] = "no-referrer"
+                headers["cross-origin-opener-policy"] = "same-origin"
+                if api or headers.get("content-type", "").startswith("text/html"):
+                    headers["cache-control"] = "no-store"
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
