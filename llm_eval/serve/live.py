@@ -104,6 +104,7 @@ class LiveEpisodes:
         self._lock = threading.Lock()
         self._episodes: dict[str, LiveEpisode] = {}
         self._played: set[str] = set()      # job ids the directory already holds
+        self._templates: dict[tuple, tuple[Sweep, dict[str, Any]]] = {}
         for run in self.store.runs():
             self._played.update(row.id for row in self.store.jobs(run["id"]))
         self._closed = False
@@ -113,30 +114,40 @@ class LiveEpisodes:
                   protocol: str | None = None) -> tuple[Job, Sweep]:
         """The job of ``participant``'s next play of (world, family) and its one-model sweep."""
         protocol = protocol or self.protocol
+        model = f"{HUMAN_PREFIX}{participant}"
         with self._lock:
             repeat = 0
             while True:
-                sweep = self._sweep(participant, world, family, protocol, repeat)
-                job = next(j for j in sweep.expand() if j.settings["repeat"] == repeat)
+                sweep, settings = self._template(world, family, protocol, repeat)
+                job = Job.of({**settings, "model": model})
                 if job.id not in self._played:
                     self._played.add(job.id)
-                    return job, sweep
+                    return job, sweep.model_copy(update={"name": model, "models": [model]})
                 repeat += 1
 
-    def _sweep(self, participant: str, world: str, family: str, protocol: str,
-               repeat: int) -> Sweep:
-        from ..sweep.spec import SpecError
+    def _template(self, world: str, family: str, protocol: str,
+                  repeat: int) -> tuple[Sweep, dict[str, Any]]:
+        """The sweep of one (placeholder) participant playing the task ``repeat + 1`` times,
+        and the settings of its job of ``repeat``: a participant's differ only in the model
+        (validating and expanding a sweep reads the task and prompt files, so it is done once
+        per task and kept)."""
+        key = (world, family, protocol, repeat)
+        if key not in self._templates:
+            from ..sweep.spec import SpecError
 
-        data: dict[str, Any] = {"name": f"{HUMAN_PREFIX}{participant}",
-                                "models": [f"{HUMAN_PREFIX}{participant}"], "worlds": [world],
-                                "families": [family], "seeds": [self.seed],
-                                "repeats": repeat + 1, "protocol": protocol}
-        if self.interaction_steps is not None:
-            data["budgets"] = {"interaction_steps": [self.interaction_steps]}
-        try:
-            return Sweep.from_data(data, "the episode asked for")
-        except SpecError as exc:
-            raise ActionRefused(str(exc)) from None
+            data: dict[str, Any] = {"name": "human", "models": [f"{HUMAN_PREFIX}participant"],
+                                    "worlds": [world], "families": [family],
+                                    "seeds": [self.seed], "repeats": repeat + 1,
+                                    "protocol": protocol}
+            if self.interaction_steps is not None:
+                data["budgets"] = {"interaction_steps": [self.interaction_steps]}
+            try:
+                sweep = Sweep.from_data(data, "the episode asked for")
+            except SpecError as exc:
+                raise ActionRefused(str(exc)) from None
+            job = next(j for j in sweep.expand() if j.settings["repeat"] == repeat)
+            self._templates[key] = (sweep, job.settings)
+        return self._templates[key]
 
     def open(self, participant: str, world: str, family: str, *,
              protocol: str | None = None, extra: dict[str, Any] | None = None) -> LiveEpisode:

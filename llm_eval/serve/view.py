@@ -20,12 +20,13 @@ never reaches the phase or the interpreter.
 from __future__ import annotations
 
 import base64
+import io
 import re
 from typing import Any
 
 from ..errors import ActionSyntaxError, LlmEvalError
 from ..render.palette import MASK_COLOUR, hex_rgb, rgb
-from ..render.png import render_png
+from ..render.png import render_image
 from ..worldtest.commands import parse_command
 from ..worldtest.observation import Observation
 
@@ -46,11 +47,16 @@ def cell_size_for(size: int) -> int:
 
 
 def _png(frame, *, masked=(), goal=()) -> dict[str, Any]:
+    """The frame as the PNG renderer draws it, as a data URI, with its cell layout (encoded
+    without the renderer's slow size optimisation: the page is on this machine)."""
     cell = cell_size_for(frame.size)
-    data = render_png(frame, cell_size=cell, grid_lines=True, coordinates=False,
-                      masked=masked, goal=goal, metadata=False)
-    return {"src": "data:image/png;base64," + base64.b64encode(data).decode("ascii"),
-            "size": frame.size, "cell": cell, "line": 1}
+    image, layout, _, _ = render_image(frame, cell_size=cell, grid_lines=True,
+                                       coordinates=False, masked=masked, goal=goal)
+    out = io.BytesIO()
+    image.save(out, format="PNG")
+    return {"src": "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii"),
+            "size": frame.size, "cell": layout.cell, "line": layout.line,
+            "origin": list(layout.origin)}
 
 
 def _colour(name: str) -> str:

@@ -125,3 +125,43 @@ def play_whole(p: Participant, *, choice: int = 0, plan=()) -> dict:
 def server(tmp_path):
     with serve_client(tmp_path / "run") as client:
         yield client, tmp_path / "run"
+
+
+class LiveServer:
+    """The app under uvicorn on a free loopback port, in a thread (``url``); stopped by
+    ``stop()`` (the lifespan's shutdown runs)."""
+
+    def __init__(self, run_dir: Path, **settings) -> None:
+        import socket
+        import threading
+        import time
+
+        import uvicorn
+
+        sock = socket.socket()
+        sock.bind(("127.0.0.1", 0))
+        self.port = sock.getsockname()[1]
+        sock.close()
+        self.url = f"http://127.0.0.1:{self.port}"
+        app = create_app(ServeSettings(run_dir, **settings))
+        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
+                                access_log=False, backlog=1024, timeout_keep_alive=30)
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
+
+
+@pytest.fixture
+def live_server(tmp_path):
+    server = LiveServer(tmp_path / "run")
+    yield server, tmp_path / "run"
+    server.stop()
