@@ -153,14 +153,11 @@ def _all_figures(tasks, effort, random_episodes: int, processes: int,
 
     from ..sweep.workers import map_in_order
 
-    figures = {}
     compute = partial(task_figures, effort=effort, random_episodes=random_episodes)
-    for task, row in zip(tasks, map_in_order(compute, tasks, processes,
-                                             first=lambda t: t.family == "cd")):
-        if progress is not None:
-            progress(f"validated {task.id}: {'passed' if row['passed'] else 'FAILED'}")
-        figures[task.id] = row
-    return figures
+    finished = None if progress is None else (lambda task: progress(f"validated {task.id}"))
+    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd",
+                        finished=finished)
+    return {task.id: row for task, row in zip(tasks, rows)}
 
 
 def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,

@@ -87,21 +87,30 @@ def worker_context():
     return multiprocessing.get_context("spawn")
 
 
-def map_in_order(function, items, processes: int = 1, first=None):
+def map_in_order(function, items, processes: int = 1, first=None, finished=None):
     """``function(item)`` of each item, yielded in the order of ``items``, computed by
     ``processes`` worker processes (1: here, one after the other). For pure functions of their
     item (a validation, a task's figures): the results are the same wherever they are computed.
     ``first(item)`` true starts that item before the others (the longest ones, so that no core
-    waits on one at the end); ``function`` must be a module-level function or a partial of one."""
+    waits on one at the end); ``finished(item)`` is called as each item's result is ready, in
+    the order they finish (for progress); ``function`` must be a module-level function or a
+    partial of one."""
     items = list(items)
     if processes <= 1 or len(items) <= 1:
         for item in items:
-            yield function(item)
+            result = function(item)
+            if finished is not None:
+                finished(item)
+            yield result
         return
     order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
     with ProcessPoolExecutor(max_workers=min(processes, len(items)),
                              mp_context=worker_context()) as pool:
         futures = {i: pool.submit(function, items[i]) for i in order}
+        if finished is not None:
+            for i, future in futures.items():
+                future.add_done_callback(
+                    lambda done, item=items[i]: done.cancelled() or finished(item))
         try:
             for i in range(len(items)):
                 yield futures[i].result()
