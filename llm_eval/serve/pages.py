@@ -77,12 +77,12 @@ def play_page(token: str, csrf: str) -> str:
                 step="100"), " ms while you do nothing", class_="realtime"),
         tag("p", "Keys: arrows move, space or . does nothing (noop), r resets, "
                  "click a cell to click it.", class_="keys"),
+        tag("div", tag("h2", "Goal"), tag("img", id="goal", alt="the goal"),
+            tag("p", "", id="goal-note"), id="goal-box", hidden=True),
         id="controls")
     board = tag(
         "section",
         tag("div", tag("img", id="grid", alt="the grid", draggable="false"), class_="frame"),
-        tag("div", tag("h2", "Goal"), tag("img", id="goal", alt="the goal"),
-            tag("p", "", id="goal-note"), id="goal-box", hidden=True),
         id="board")
     body = [
         tag("header", tag("h1", "", id="phase"), tag("p", "", id="status")),

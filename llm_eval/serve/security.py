@@ -8,7 +8,8 @@
   field that must match; an episode's actions: its own token in the ``X-CSRF-Token`` header).
 - ``SecurityHeaders`` adds to every response a Content-Security-Policy that runs only the
   server's own scripts (no inline script, images only from the server or ``data:``), no
-  framing, no MIME sniffing, no referrer (the address of an episode is its key) and no caching
+  framing, no MIME sniffing, no referrer to other sites (the address of an episode is its
+  key; to its own site the browser then sends a true ``Origin``, not ``null``) and no caching
   of the JSON views.
 - The host check (Starlette's ``TrustedHostMiddleware``, set up by ``app``) refuses a
   ``Host`` the server was not started for, so a page on another site that renames itself to
@@ -75,7 +76,7 @@ class SecurityHeaders:
                 headers["content-security-policy"] = _CSP
                 headers["x-frame-options"] = "DENY"
                 headers["x-content-type-options"] = "nosniff"
-                headers["referrer-policy"] = "no-referrer"
+                headers["referrer-policy"] = "same-origin"
                 headers["cross-origin-opener-policy"] = "same-origin"
                 if api or headers.get("content-type", "").startswith("text/html"):
                     headers["cache-control"] = "no-store"

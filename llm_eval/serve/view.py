@@ -46,10 +46,11 @@ def cell_size_for(size: int) -> int:
     return max(8, min(48, _GRID_PIXELS // max(size, 1)))
 
 
-def _png(frame, *, masked=(), goal=()) -> dict[str, Any]:
+def _png(frame, *, masked=(), goal=(), scale: float = 1.0) -> dict[str, Any]:
     """The frame as the PNG renderer draws it, as a data URI, with its cell layout (encoded
-    without the renderer's slow size optimisation: the page is on this machine)."""
-    cell = cell_size_for(frame.size)
+    without the renderer's slow size optimisation: the page is on this machine); ``scale``
+    shrinks the cells (the goal is drawn beside the controls)."""
+    cell = max(8, int(cell_size_for(frame.size) * scale))
     image, layout, _, _ = render_image(frame, cell_size=cell, grid_lines=True,
                                        coordinates=False, masked=masked, goal=goal)
     out = io.BytesIO()
@@ -91,7 +92,7 @@ def page_view(observation: Observation) -> dict[str, Any]:
                       "declared": c.declared, "frames": len(c.frames), "watching": c.watching}
     if obs.planning is not None:
         p = obs.planning
-        view["planning"] = {"goal": _png(p.goal, goal=goal), "horizon": p.horizon,
+        view["planning"] = {"goal": _png(p.goal, goal=goal, scale=0.6), "horizon": p.horizon,
                             "goal_cells": len(goal)}
     return view
 

@@ -5,7 +5,7 @@ hidden text, ``tests/agents/test_llm_agent.py::_hidden_needles``)."""
 from __future__ import annotations
 
 import pytest
-from conftest import Participant, hidden_needles, play_whole, serve_client
+from serve_helpers import Participant, hidden_needles, play_whole, serve_client
 from tiers import per_task
 
 from llm_eval.tasks.store import all_tasks, load_task

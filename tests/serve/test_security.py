@@ -5,7 +5,7 @@ request harmless."""
 from __future__ import annotations
 
 import pytest
-from conftest import Participant
+from serve_helpers import Participant
 
 from llm_eval.runstore import STORE_FILE, RunStore
 from llm_eval.serve.command import add_serve_parser
@@ -125,7 +125,7 @@ def test_responses_carry_the_security_headers(server):
         csp = response.headers["content-security-policy"]
         assert "script-src 'self'" in csp and "frame-ancestors 'none'" in csp
         assert response.headers["x-frame-options"] == "DENY"
-        assert response.headers["referrer-policy"] == "no-referrer"
+        assert response.headers["referrer-policy"] == "same-origin"
         assert response.headers["cache-control"] == "no-store"
     assert "<script>" not in client.get(f"/play/{p.token}").text   # no inline script
 

@@ -197,6 +197,9 @@
   function show(body) {
     view = body;
     nextSeq = body.seq;
+    // where the episode stands, for people reading the page source and for browser tests
+    $("play").dataset.seq = String(body.seq);
+    $("play").dataset.phase = body.done ? "done" : String(body.phase);
     $("done-box").hidden = !body.done;
     $("board").hidden = !!body.done;
     $("controls").hidden = !!body.done;

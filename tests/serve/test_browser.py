@@ -1,0 +1,131 @@
+"""A scripted participant in a real browser (Playwright driving the system Chromium): the
+start form, keys, clicks on cells and the phase buttons, for a planning task played to
+success, an MFP and a CD task; the transcripts replay exactly. Skipped only when
+/usr/bin/chromium (the Debian package) is missing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from serve_helpers import LiveServer
+
+from llm_eval.cli import main
+from llm_eval.runstore import STORE_FILE, RunStore
+from llm_eval.tasks.store import load_task
+
+CHROMIUM = Path("/usr/bin/chromium")
+KEYS = {"left": "ArrowLeft", "right": "ArrowRight", "up": "ArrowUp", "down": "ArrowDown",
+        "noop": " "}
+
+pytestmark = pytest.mark.skipif(not CHROMIUM.exists(),
+                                reason="no system Chromium at /usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM))
+        yield browser
+        browser.close()
+
+
+class Person:
+    """Drives the page as a person would, waiting after each action for the page to show
+    the episode's next step (``data-seq`` on ``main``)."""
+
+    def __init__(self, page, url: str) -> None:
+        self.page = page
+        self.url = url
+        self.seq = 0
+
+    def start(self, name: str, world: str, family: str) -> None:
+        self.page.goto(self.url + "/")
+        self.page.fill("input[name=participant]", name)
+        self.page.select_option("select[name=task]", f"{world}/{family}")
+        self.page.click("#start")
+        self.seq = 0
+        self._settled()
+        assert self.page.inner_text("#phase") == "Explore the world"
+
+    def _settled(self) -> None:
+        self.page.wait_for_selector(f"main#play[data-seq='{self.seq}']", timeout=15000)
+
+    def did(self) -> None:
+        self.seq += 1
+        self._settled()
+
+    def key(self, action: str) -> None:
+        self.page.keyboard.press(KEYS[action])
+        self.did()
+
+    def click_cell(self, x: int, y: int) -> None:
+        grid = self.page.locator("#grid")
+        cell = int(grid.get_attribute("data-cell"))
+        line = int(grid.get_attribute("data-line"))
+        centre = lambda i: line + i * (cell + line) + cell // 2   # noqa: E731
+        grid.click(position={"x": centre(x), "y": centre(y)})
+        self.did()
+
+    def button(self, selector: str) -> None:
+        self.page.click(selector)
+        self.did()
+
+    def play(self, actions) -> None:
+        for action in actions:
+            if action.startswith("click "):
+                _, x, y = action.split()
+                self.click_cell(int(x), int(y))
+            else:
+                self.key(action)
+
+    @property
+    def phase(self) -> str:
+        return self.page.get_attribute("main#play", "data-phase")
+
+
+def test_a_person_plays_planning_mfp_and_cd_in_the_browser(browser, tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    server = LiveServer(run_dir)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 1000})
+        person = Person(page, server.url)
+
+        planning = load_task("garden", "planning")
+        person.start("pat", "garden", "planning")
+        person.play(["left", "click 3 3", "noop"])
+        person.button("#act-reset")
+        person.button("#act-go-to-test")
+        assert person.phase == "planning" and page.is_visible("#goal")
+        person.play(planning.hidden.witness)
+        assert person.phase == "done" and page.is_visible("#done-box")
+
+        mfp = load_task("gravity", "mfp")
+        person.start("pat", "gravity", "mfp")
+        person.key("up")
+        person.button("#act-go-to-test")
+        assert person.phase == "mfp" and page.locator(".option").count() == 6
+        person.button("#last-frame")
+        person.button(f"#option-{mfp.hidden.answer}")
+        assert person.phase == "done"
+
+        person.start("pat", "gravity", "cd")
+        person.button("#act-go-to-test")
+        for _ in range(3):
+            person.key("noop")
+        person.button("#act-declare")
+        assert person.phase == "cd" and page.is_visible("#submit-frame")
+        person.button("#prev-frame")
+        person.button("#submit-frame")
+        assert person.phase == "done"
+        page.close()
+    finally:
+        server.stop()
+    with RunStore(run_dir / STORE_FILE, readonly=True) as store:
+        rows = {r.settings["family"]: r for run in store.runs() for r in store.jobs(run["id"])}
+    assert {f: r.status for f, r in rows.items()} == dict.fromkeys(("planning", "mfp", "cd"),
+                                                                    "done")
+    assert rows["planning"].score == 1.0 and rows["mfp"].score == 1.0
+    assert main(["replay", str(run_dir)]) == 0
+    assert "reproduced 3/3" in capsys.readouterr().out
