@@ -129,3 +129,50 @@ def test_a_person_plays_planning_mfp_and_cd_in_the_browser(browser, tmp_path, ca
     assert rows["planning"].score == 1.0 and rows["mfp"].score == 1.0
     assert main(["replay", str(run_dir)]) == 0
     assert "reproduced 3/3" in capsys.readouterr().out
+
+
+def _actions(run_dir):
+    from llm_eval.transcripts import TranscriptStream
+
+    with RunStore(run_dir / STORE_FILE, readonly=True) as store:
+        [row] = [r for run in store.runs() for r in store.jobs(run["id"])]
+    return [e.action for e in TranscriptStream(run_dir / row.transcript) if e.type == "action"]
+
+
+def test_lost_answers_and_real_time_lose_no_action_and_apply_none_twice(browser, tmp_path):
+    """The first two actions reach the server but their answers are lost (the page sends
+    them again with the same number); then real time ticks noops while nobody acts."""
+    run_dir = tmp_path / "run"
+    server = LiveServer(run_dir)
+    try:
+        page = browser.new_page()
+        person = Person(page, server.url)
+        person.start("lou", "gravity", "planning")
+        lost = []
+
+        def lose_answer(route):
+            if len(lost) < 2:
+                lost.append(route.request.post_data)
+                route.fetch()          # the server gets it and answers ...
+                route.abort()          # ... but the page never hears
+            else:
+                route.continue_()
+
+        page.route("**/action", lose_answer)
+        person.key("left")
+        person.key("up")
+        assert len(lost) == 2
+        page.unroute("**/action")
+        page.fill("#tick-ms", "100")
+        page.check("#realtime")
+        for _ in range(150):      # the page's CSP forbids evaluated predicates: poll
+            if int(page.get_attribute("main#play", "data-seq")) >= 5:
+                break
+            page.wait_for_timeout(100)
+        page.uncheck("#realtime")
+        page.close()
+    finally:
+        server.stop()
+    actions = _actions(run_dir)
+    assert actions[:2] == ["left", "up"] and len(actions) >= 5
+    assert set(actions[2:]) == {"noop"}
