@@ -10,7 +10,15 @@ Routes:
 ``POST /api/episode/{token}/action``   ``{"seq": n, "action": "left"}`` with the episode's
                                        CSRF token in ``X-CSRF-Token``: the view after it
 ``GET /static/...``                    ``play.js``, ``serve.css`` (package data)
+``GET /p/{token}``                     a study participant's page: consent, then their next
+                                       task, or the episode under way (``study``)
+``POST /p/{token}/consent``            consent given (form + CSRF cookie)
+``POST /p/{token}/next``               start the participant's next task
+``GET /api/study/{token}/results``     the study's results (the operator's token)
 =====================================  ======================================================
+
+With a study (``ServeSettings(study=spec)``) the start page and ``/start`` are closed:
+participants come only through their links, and each reaches only their own tasks.
 
 Every request is validated before it reaches an episode: the JSON body (a small object with
 an integer ``seq`` and a text ``action``), the token, the origin and the action itself (a
@@ -40,9 +48,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .live import LiveEpisodes, OutOfTurn, UnknownEpisode
-from .pages import message_page, play_page, start_page
+from .pages import consent_page, message_page, play_page, start_page, task_page
 from .security import (CSRF_COOKIE, CSRF_HEADER, SecurityHeaders, check_origin, new_token,
                        same_token)
+from .study import Study
 from .view import ActionRefused
 
 __all__ = ["create_app", "ServeSettings", "MAX_BODY_BYTES", "LOOPBACK_HOSTS"]
@@ -59,8 +68,12 @@ class ServeSettings:
     def __init__(self, run_dir: str | Path, *, host: str = "127.0.0.1", seed: int = 1,
                  protocol: str = "worldtest", interaction_steps: int | None = None,
                  tasks: list[tuple[str, str]] | None = None,
-                 allowed_hosts: list[str] | None = None) -> None:
+                 allowed_hosts: list[str] | None = None, study=None) -> None:
         self.run_dir = Path(run_dir)
+        self.study = study   # a StudySpec: participants come through their links only
+        if study is not None:
+            seed, protocol = study.episode_seed, study.protocol
+            interaction_steps = study.interaction_steps
         self.host = host
         self.seed = seed
         self.protocol = protocol
@@ -115,6 +128,31 @@ async def _form_body(request: Request) -> dict[str, str]:
     return {key: values[0] for key, values in fields.items()}
 
 
+async def _checked_form(request: Request) -> dict[str, str] | Response:
+    """A state-changing form from this server's pages: the same origin, a readable form, and
+    its ``csrf`` field equal to the CSRF cookie; else the error page to answer with."""
+    refused = check_origin(request)
+    if refused:
+        return HTMLResponse(message_page("Refused", refused), status_code=403)
+    try:
+        form = await _form_body(request)
+    except ValueError as exc:
+        return HTMLResponse(message_page("Refused", str(exc)), status_code=400)
+    cookie = request.cookies.get(CSRF_COOKIE)
+    if not cookie or not same_token(form.get("csrf"), cookie):
+        return HTMLResponse(message_page("Refused", "the form's token does not match: reload "
+                                         "the page and try again"), status_code=403)
+    return form
+
+
+def _with_csrf_cookie(request: Request, page) -> HTMLResponse:
+    """``page(token)`` as a response that sets the form CSRF cookie (kept if present)."""
+    token = request.cookies.get(CSRF_COOKIE) or new_token()
+    response = HTMLResponse(page(token))
+    response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
+    return response
+
+
 def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None) -> Starlette:
     """The application serving ``settings`` (module docstring). The run directory's lock is
     held, and the episodes kept, from startup to shutdown (``episodes``: use these)."""
@@ -128,34 +166,38 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
 
         anyio.to_thread.current_default_thread_limiter().total_tokens = _THREADS
         with hold_run_dir(settings.run_dir):
+            study = Study(settings.study, settings.run_dir) if settings.study else None
+
+            def moved_on(episode) -> None:
+                if study is not None and "participant" in episode.extra:
+                    study.finished(episode.extra["participant"], episode.job.id)
+
             live = episodes or LiveEpisodes(settings.run_dir, seed=settings.seed,
                                             protocol=settings.protocol,
-                                            interaction_steps=settings.interaction_steps)
+                                            interaction_steps=settings.interaction_steps,
+                                            on_end=moved_on)
             app.state.episodes = live
+            app.state.study = study
             try:
                 yield
             finally:
                 await run_in_threadpool(live.close)
 
     async def home(request: Request) -> Response:
-        token = request.cookies.get(CSRF_COOKIE) or new_token()
-        response = HTMLResponse(start_page(settings.tasks, token, protocol=settings.protocol))
-        response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
-        return response
+        if settings.study is not None:
+            return HTMLResponse(message_page("A study", "This server runs a study: please "
+                                             "use the link you were given."), status_code=404)
+        return _with_csrf_cookie(request, lambda token: start_page(
+            settings.tasks, token, protocol=settings.protocol))
 
     async def start(request: Request) -> Response:
-        refused = check_origin(request)
-        if refused:
-            return HTMLResponse(message_page("Refused", refused), status_code=403)
-        try:
-            form = await _form_body(request)
-        except ValueError as exc:
-            return HTMLResponse(message_page("Refused", str(exc)), status_code=400)
-        cookie = request.cookies.get(CSRF_COOKIE)
-        if not cookie or not same_token(form.get("csrf"), cookie):
-            return HTMLResponse(message_page("Refused", "the form's token does not match: "
-                                             "reload the start page and try again",
-                                             link=("/", "Start page")), status_code=403)
+        if settings.study is not None:
+            return HTMLResponse(message_page("A study", "This server runs a study: please "
+                                             "use the link you were given."), status_code=404)
+        form = await _checked_form(request)
+        if isinstance(form, Response):
+            return form
+        cookie = request.cookies[CSRF_COOKIE]
         participant = str(form.get("participant") or "").strip()
         task = str(form.get("task") or "")
         protocol = str(form.get("protocol") or settings.protocol)
@@ -188,7 +230,8 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
         except UnknownEpisode as exc:
             return HTMLResponse(message_page("No such episode", str(exc), link=("/", "Start")),
                                 status_code=404)
-        return HTMLResponse(play_page(episode.token, episode.csrf))
+        return HTMLResponse(play_page(episode.token, episode.csrf,
+                                      episode.extra.get("next", "/")))
 
     async def view(request: Request) -> Response:
         live: LiveEpisodes = request.app.state.episodes
@@ -225,10 +268,88 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
             return _error(409, str(exc))
         return JSONResponse(body)
 
+    def _person(request: Request):
+        study: Study | None = request.app.state.study
+        person = study.participant(request.path_params["token"]) if study else None
+        if person is None:
+            return study, None, HTMLResponse(message_page(
+                "No such link", "This link is not part of a study on this server."),
+                status_code=404)
+        return study, person, None
+
+    async def participant_home(request: Request) -> Response:
+        study, person, missing = _person(request)
+        if missing:
+            return missing
+        here = f"/p/{person['token']}"
+        if person["consented_at"] is None:
+            return _with_csrf_cookie(request, lambda token: consent_page(
+                study.spec.consent, token, f"{here}/consent"))
+        live: LiveEpisodes = request.app.state.episodes
+        current = live.by_job(person["job"]) if person["job"] else None
+        if current is not None and not current.done:
+            return RedirectResponse(f"/play/{current.token}", status_code=303)
+        if study.next_task(person["token"]) is None:
+            return HTMLResponse(message_page("Thank you", "You have finished every task of "
+                                             "this study. You can close this page."))
+        number, total = person["finished"] + 1, len(person["tasks"])
+        return _with_csrf_cookie(request, lambda token: task_page(number, total, token,
+                                                                  f"{here}/next"))
+
+    async def participant_consent(request: Request) -> Response:
+        study, person, missing = _person(request)
+        if missing:
+            return missing
+        form = await _checked_form(request)
+        if isinstance(form, Response):
+            return form
+        if form.get("agree") != "yes":
+            return HTMLResponse(message_page("Consent", "Without your consent you cannot "
+                                             "take part."), status_code=400)
+        study.consent(person["token"])
+        return RedirectResponse(f"/p/{person['token']}", status_code=303)
+
+    async def participant_next(request: Request) -> Response:
+        study, person, missing = _person(request)
+        if missing:
+            return missing
+        form = await _checked_form(request)
+        if isinstance(form, Response):
+            return form
+        here = f"/p/{person['token']}"
+        if person["consented_at"] is None:
+            return RedirectResponse(here, status_code=303)
+        live: LiveEpisodes = request.app.state.episodes
+        current = live.by_job(person["job"]) if person["job"] else None
+        if current is not None and not current.done:   # a second click: the same episode
+            return RedirectResponse(f"/play/{current.token}", status_code=303)
+        task = study.next_task(person["token"])
+        if task is None:
+            return RedirectResponse(here, status_code=303)
+        episode = await run_in_threadpool(
+            live.open, person["name"], *task,
+            extra={"participant": person["token"], "next": here})
+        study.started(person["token"], episode.job.id)
+        return RedirectResponse(f"/play/{episode.token}", status_code=303)
+
+    async def results(request: Request) -> Response:
+        study: Study | None = request.app.state.study
+        if study is None or not study.is_operator(request.path_params["token"]):
+            return _error(404, "not found")
+        live: LiveEpisodes = request.app.state.episodes
+        rows = await run_in_threadpool(live.read_store, study.results)
+        return JSONResponse({"study": study.spec.name, "episodes": rows},
+                            headers={"Content-Disposition":
+                                     f'attachment; filename="study-{study.spec.name}.json"'})
+
     static = StaticFiles(directory=str(files("llm_eval.serve") / "static"))
     routes = [Route("/", home), Route("/start", start, methods=["POST"]),
               Route("/play/{token}", play), Route("/api/episode/{token}", view),
               Route("/api/episode/{token}/action", action, methods=["POST"]),
+              Route("/p/{token}", participant_home),
+              Route("/p/{token}/consent", participant_consent, methods=["POST"]),
+              Route("/p/{token}/next", participant_next, methods=["POST"]),
+              Route("/api/study/{token}/results", results),
               Mount("/static", static, name="static")]
     middleware = [Middleware(SecurityHeaders),
                   Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)]

@@ -2,7 +2,9 @@
 
 The parser imports nothing heavy; the handler imports Starlette and uvicorn, builds the app
 (``app.create_app``) and runs it until Ctrl-C. It binds the loopback address unless told
-otherwise, and says so when it is told otherwise.
+otherwise, and says so when it is told otherwise. With ``--study SPEC.yaml`` it makes (or
+reloads) the study's participant links, writes them to a file beside the run store and
+prints the operator's results address.
 """
 
 from __future__ import annotations
@@ -24,17 +26,28 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from ..runlock import hold_run_dir
     from .app import LOOPBACK_HOSTS, ServeSettings, create_app
 
+    spec = None
+    if args.study is not None:
+        from .study import Study, load_study_spec
+
+        spec = load_study_spec(args.study)
     with hold_run_dir(args.run_dir):   # refuse a busy run directory before binding
-        pass
+        study = Study(spec, args.run_dir) if spec is not None else None
     settings = ServeSettings(args.run_dir, host=args.host, seed=args.seed,
                              protocol=args.protocol, interaction_steps=args.interaction_steps,
-                             allowed_hosts=args.allow_host)
+                             allowed_hosts=args.allow_host, study=spec)
     if args.host not in LOOPBACK_HOSTS:
         print(f"llm-eval serve: warning: listening on {args.host}, not only this machine; "
               f"anyone who can reach it can play", file=sys.stderr)
-    print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open "
-          f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}/ "
-          f"(Ctrl-C stops)", file=sys.stderr, flush=True)
+    base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
+    if study is None:
+        print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open {base}/ "
+              f"(Ctrl-C stops)", file=sys.stderr, flush=True)
+    else:   # the operator's link is a secret: printed for the operator, never logged
+        print(f"llm-eval serve: study {spec.name}: {spec.participants} participant links in "
+              f"{study.links_path} (each is {base}/p/TOKEN); results: "
+              f"{base}/api/study/{study.state['operator']}/results (Ctrl-C stops)",
+              file=sys.stderr, flush=True)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning",
                 access_log=False, server_header=False)
     return 0
@@ -61,6 +74,9 @@ def add_serve_parser(commands) -> argparse.ArgumentParser:
                        help="the protocol the start page proposes (default worldtest)")
     serve.add_argument("--interaction-steps", type=integer_at_least(1), metavar="N",
                        help="the interaction budget (default: each task's)")
+    serve.add_argument("--study", metavar="SPEC.yaml",
+                       help="run a study: tasks assigned to participants, who come through "
+                            "their own links (docs/serve.md)")
     serve.add_argument("--allow-host", action="append", metavar="NAME",
                        help="another name the server may be reached under (repeatable)")
     serve.set_defaults(handler=cmd_serve)

@@ -9,7 +9,8 @@ and plays it with ``execute_job`` in a thread of its own, the agent being a ``Hu
 fed by the page. The transcript is the one a model's job writes (header, observations,
 actions with their times, score, end) at ``RUN_DIR/transcripts/<job id>.jsonl.gz``; the store
 moves the job ``running -> done`` (or ``failed``), or back to ``queued`` when the server
-stops while the person is still playing (``interrupted``: never scored).
+stops while the person is still playing (``interrupted``: never scored). ``on_end(episode)``
+hears of every episode that ended otherwise (a study moves its participant on).
 
 A participant who plays the same task again gets the next ``repeat`` (a job id is played once
 per directory). Each episode has an unguessable ``token`` (its address) and its own CSRF
@@ -26,7 +27,7 @@ import secrets
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ..agents.human import HumanAgent, HumanInputError
 from ..errors import LlmEvalError
@@ -93,8 +94,10 @@ class LiveEpisodes:
     """Every episode of one server, in one run directory (module docstring)."""
 
     def __init__(self, run_dir: str | Path, *, seed: int = 1, protocol: str = "worldtest",
-                 interaction_steps: int | None = None) -> None:
+                 interaction_steps: int | None = None,
+                 on_end: Callable[[LiveEpisode], None] | None = None) -> None:
         self.run_dir = Path(run_dir)
+        self.on_end = on_end
         self.seed = seed
         self.protocol = protocol
         self.interaction_steps = interaction_steps
@@ -188,6 +191,8 @@ class LiveEpisodes:
                 self.store.fail(episode.run_id, episode.job.id, "failed",
                                 outcome.error or "failed")
         episode.outcome = outcome
+        if self.on_end is not None and outcome.status != "interrupted":
+            self.on_end(episode)
         episode.agent.close()
 
     def get(self, token: str) -> LiveEpisode:
@@ -224,6 +229,17 @@ class LiveEpisodes:
         except HumanInputError as exc:
             raise OutOfTurn(str(exc)) from None
         return episode.view(seq + 1)
+
+    def read_store(self, read: Callable[[RunStore], Any]) -> Any:
+        """``read(store)`` while no episode writes it."""
+        with self._store_lock:
+            return read(self.store)
+
+    def by_job(self, job: str) -> LiveEpisode | None:
+        """The live episode of job ``job`` (the latest, if it was played twice), or None."""
+        with self._lock:
+            found = [e for e in self._episodes.values() if e.job.id == job]
+        return found[-1] if found else None
 
     def episodes(self) -> list[LiveEpisode]:
         with self._lock:

@@ -5,7 +5,9 @@
 - ``play_page``: the shell the script ``play.js`` fills from the episode's JSON view; the
   episode's address and CSRF token travel in ``<meta>`` elements, and the page runs no inline
   script (the Content-Security-Policy allows only ``/static``);
-- ``message_page``: a title and a paragraph (errors, the end of a study).
+- ``message_page``: a title and a paragraph (errors, the end of a study);
+- ``consent_page`` and ``task_page``: a study participant's consent form and the page that
+  starts their next task (both post with the form's CSRF token).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from collections.abc import Iterable
 
 from ..report.markup import Markup, tag
 
-__all__ = ["start_page", "play_page", "message_page", "document"]
+__all__ = ["start_page", "play_page", "message_page", "document", "consent_page",
+           "task_page"]
 
 _SCRIPT = Markup('<script src="/static/play.js" defer></script>')
 
@@ -64,7 +67,30 @@ def start_page(tasks: Iterable[tuple[str, str]], csrf: str, *, protocol: str,
     return document("Play a world", tag("main", *body, form))
 
 
-def play_page(token: str, csrf: str) -> str:
+def consent_page(text: str, csrf: str, action: str) -> str:
+    """The study's consent text (paragraphs at blank lines) and an "I agree" form."""
+    paragraphs = [tag("p", part.strip()) for part in text.split("\n\n") if part.strip()]
+    form = tag("form", tag("input", type="hidden", name="csrf", value=csrf),
+               tag("input", type="hidden", name="agree", value="yes"),
+               tag("button", "I agree: start", type="submit", id="agree"),
+               method="post", action=action)
+    return document("Consent", tag("main", tag("h1", "Before you start"), *paragraphs, form,
+                                   class_="message"))
+
+
+def task_page(number: int, total: int, csrf: str, action: str) -> str:
+    """"Task ``number`` of ``total``" and the button that starts it."""
+    form = tag("form", tag("input", type="hidden", name="csrf", value=csrf),
+               tag("button", "Start", type="submit", id="next-task"),
+               method="post", action=action)
+    intro = tag("p", "First explore the world with no goal (arrow keys, clicks, waiting, "
+                     "resets); when you understand it, go to the test.")
+    return document(f"Task {number} of {total}",
+                    tag("main", tag("h1", f"Task {number} of {total}"), intro, form,
+                        class_="message"))
+
+
+def play_page(token: str, csrf: str, next_url: str = "/") -> str:
     """The shell of an episode's page (module docstring)."""
     controls = tag(
         "section",
@@ -93,7 +119,7 @@ def play_page(token: str, csrf: str) -> str:
             tag("div", "", id="options"), id="mfp-box", hidden=True),
         tag("section", tag("h2", "Finished"),
             tag("p", "Thank you: this episode is over and recorded."),
-            tag("p", tag("a", "Play another task", href="/", id="next-link")),
+            tag("p", tag("a", "Continue", href=next_url, id="next-link")),
             id="done-box", hidden=True),
     ]
     head = [tag("meta", name="episode", content=token),
