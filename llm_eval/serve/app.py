@@ -277,6 +277,20 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
                 status_code=404)
         return study, person, None
 
+    async def _under_way(request: Request, person: dict):
+        """The participant's episode under way: live in this server, or left unfinished by
+        an earlier one and resumed now; None if there is none."""
+        if not person["job"]:
+            return None
+        live: LiveEpisodes = request.app.state.episodes
+        current = live.by_job(person["job"])
+        if current is None:
+            here = f"/p/{person['token']}"
+            current = await run_in_threadpool(
+                live.resume, person["job"], person["name"],
+                extra={"participant": person["token"], "next": here})
+        return current if current is not None and not current.done else None
+
     async def participant_home(request: Request) -> Response:
         study, person, missing = _person(request)
         if missing:
@@ -285,9 +299,8 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
         if person["consented_at"] is None:
             return _with_csrf_cookie(request, lambda token: consent_page(
                 study.spec.consent, token, f"{here}/consent"))
-        live: LiveEpisodes = request.app.state.episodes
-        current = live.by_job(person["job"]) if person["job"] else None
-        if current is not None and not current.done:
+        current = await _under_way(request, person)
+        if current is not None:
             return RedirectResponse(f"/play/{current.token}", status_code=303)
         if study.next_task(person["token"]) is None:
             return HTMLResponse(message_page("Thank you", "You have finished every task of "
@@ -320,8 +333,8 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
         if person["consented_at"] is None:
             return RedirectResponse(here, status_code=303)
         live: LiveEpisodes = request.app.state.episodes
-        current = live.by_job(person["job"]) if person["job"] else None
-        if current is not None and not current.done:   # a second click: the same episode
+        current = await _under_way(request, person)
+        if current is not None:   # a second click: the same episode
             return RedirectResponse(f"/play/{current.token}", status_code=303)
         task = study.next_task(person["token"])
         if task is None:

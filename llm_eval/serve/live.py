@@ -105,6 +105,7 @@ class LiveEpisodes:
         self.store = RunStore(self.run_dir / STORE_FILE)
         self._store_lock = threading.Lock()
         self._lock = threading.Lock()
+        self._resume_lock = threading.Lock()
         self._episodes: dict[str, LiveEpisode] = {}
         self._played: set[str] = set()      # job ids the directory already holds
         self._templates: dict[tuple, tuple[Sweep, dict[str, Any]]] = {}
@@ -168,12 +169,64 @@ class LiveEpisodes:
                               participant=participant, job=job, run_id=run_id,
                               transcript=self.run_dir / relative,
                               agent=HumanAgent(job.model), extra=dict(extra or {}))
+        self._launch(episode, sweep)
+        return episode
+
+    def resume(self, job: str, participant: str, *,
+               extra: dict[str, Any] | None = None) -> LiveEpisode | None:
+        """Continue ``participant``'s episode of job ``job`` that an earlier server left
+        unfinished (the job is queued after a stop, or still running after a kill): its
+        recorded actions are played again first (the episode is deterministic given them, so
+        the new transcript repeats the old one), then the person goes on where they were.
+        The earlier transcript is kept under ``transcripts/attempts/``. None if the job is
+        not this participant's or has nothing to resume."""
+        if self._closed:
+            raise UnknownEpisode("the server is stopping")
+        with self._resume_lock:   # two requests at once resume it once
+            current = self.by_job(job)
+            if current is not None:
+                return current
+            return self._resume(job, participant, extra)
+
+    def _resume(self, job: str, participant: str,
+                extra: dict[str, Any] | None) -> LiveEpisode | None:
+        from ..replay import recorded_actions
+
+        with self._store_lock:
+            rows = [r for run in self.store.runs() for r in self.store.jobs(run["id"])
+                    if r.id == job]
+            runs = {run["id"]: run for run in self.store.runs()}
+        row = rows[-1] if rows else None
+        if row is None or row.status not in ("queued", "running") or not row.transcript or \
+                row.settings.get("model") != f"{HUMAN_PREFIX}{participant}":
+            return None
+        path = self.run_dir / row.transcript
+        actions = recorded_actions(path) if path.is_file() else ()
+        sweep = Sweep.from_data(runs[row.run_id]["spec"], f"run {row.run_id}")
+        attempts = path.parent / "attempts"
+        with self._store_lock:
+            if row.status == "running":   # a killed server left it: back to the queue first
+                self.store.stopped(row.run_id, job, "the server ended while it ran")
+            if path.exists():
+                attempts.mkdir(exist_ok=True)
+                path.replace(attempts / f"{job}.{row.executions}{path.name[len(job):]}")
+            self.store.start(row.run_id, job, row.transcript)
+        episode = LiveEpisode(token=secrets.token_urlsafe(18), csrf=secrets.token_urlsafe(24),
+                              participant=participant, job=Job(row.id, row.settings),
+                              run_id=row.run_id, transcript=path,
+                              agent=HumanAgent(f"{HUMAN_PREFIX}{participant}",
+                                               recorded=actions),
+                              extra=dict(extra or {}))
+        self._launch(episode, sweep)
+        return episode
+
+    def _launch(self, episode: LiveEpisode, sweep: Sweep) -> None:
         episode.thread = threading.Thread(target=self._play, args=(episode, sweep),
-                                          name=f"human-{job.id}", daemon=True)
+                                          name=f"human-{episode.job.id}", daemon=True)
         with self._lock:
+            self._played.add(episode.job.id)
             self._episodes[episode.token] = episode
         episode.thread.start()
-        return episode
 
     def _play(self, episode: LiveEpisode, sweep: Sweep) -> None:
         try:

@@ -151,3 +151,40 @@ def test_the_study_state_survives_a_restart_and_refuses_other_settings(tmp_path)
         Study(_spec(seed=8), run_dir)
     saved = json.loads((run_dir / "study-pilot.json").read_text())
     assert saved["operator"] == first.state["operator"]
+
+
+def test_an_episode_cut_by_a_server_restart_resumes_where_it_was(tmp_path, capsys):
+    from llm_eval.cli import main
+    from llm_eval.runstore import STORE_FILE, RunStore
+    from llm_eval.transcripts import TranscriptStream
+
+    spec = _spec()
+    run_dir = tmp_path / "run"
+    link = _links(Study(spec, run_dir))[0]
+    with serve_client(run_dir, study=spec) as client:
+        p = StudyParticipant(client, "p")
+        p.join(link)
+        p.next_task()
+        p.play(["left", "click 1 1", "up"])
+        old_token = p.token
+    with serve_client(run_dir, study=spec) as client:        # the server started again
+        p.client = client
+        moved = client.get(link, follow_redirects=False)
+        assert moved.status_code == 303 and old_token not in moved.headers["location"]
+        p.token = moved.headers["location"].rsplit("/", 1)[1]
+        p.csrf = re.search(r'name="csrf-token" content="([^"]+)"',
+                           client.get(moved.headers["location"]).text)[1]
+        view = p.refresh()
+        assert view["seq"] == 3 and view["step"] == 3 and view["phase"] == "interaction"
+        p.play(["down", "go-to-test"])
+        p.play(finish_script(p.view))
+        assert p.view["done"]
+    with RunStore(run_dir / STORE_FILE, readonly=True) as store:
+        [row] = [r for run in store.runs() for r in store.jobs(run["id"])]
+    assert row.status == "done" and row.executions == 2
+    actions = [e.action for e in TranscriptStream(run_dir / row.transcript)
+               if e.type == "action"]
+    assert actions[:5] == ["left", "click 1 1", "up", "down", "go-to-test"]
+    assert len(list((run_dir / "transcripts" / "attempts").iterdir())) == 1
+    assert main(["replay", str(run_dir)]) == 0
+    assert "reproduced 1/1" in capsys.readouterr().out
