@@ -15,6 +15,8 @@ Routes:
 ``POST /p/{token}/consent``            consent given (form + CSRF cookie)
 ``POST /p/{token}/next``               start the participant's next task
 ``GET /api/study/{token}/results``     the study's results (the operator's token)
+``GET /runs/{token}``                  the report of the run directories, live (``browse``;
+                                       the operator's token), reloaded every 30 s
 =====================================  ======================================================
 
 With a study (``ServeSettings(study=spec)``) the start page and ``/start`` are closed:
@@ -47,6 +49,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from .browse import RUNS_CSP, RunsPage
 from .live import LiveEpisodes, OutOfTurn, UnknownEpisode
 from .pages import consent_page, message_page, play_page, start_page, task_page
 from .security import (CSRF_COOKIE, CSRF_HEADER, SecurityHeaders, check_origin, new_token,
@@ -68,8 +71,13 @@ class ServeSettings:
     def __init__(self, run_dir: str | Path, *, host: str = "127.0.0.1", seed: int = 1,
                  protocol: str = "worldtest", interaction_steps: int | None = None,
                  tasks: list[tuple[str, str]] | None = None,
-                 allowed_hosts: list[str] | None = None, study=None) -> None:
+                 allowed_hosts: list[str] | None = None, study=None,
+                 operator_token: str | None = None, browse: list[str] | None = None) -> None:
         self.run_dir = Path(run_dir)
+        # the operator's token opens the runs page (and, in a study, the results): the
+        # study's own token, else this one (made here unless given)
+        self.operator_token = operator_token or new_token()
+        self.browse = [self.run_dir, *map(Path, browse or ())]
         self.study = study   # a StudySpec: participants come through their links only
         if study is not None:
             seed, protocol = study.episode_seed, study.protocol
@@ -178,6 +186,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
                                             on_end=moved_on)
             app.state.episodes = live
             app.state.study = study
+            app.state.operator = study.state["operator"] if study else settings.operator_token
             try:
                 yield
             finally:
@@ -355,6 +364,15 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
                             headers={"Content-Disposition":
                                      f'attachment; filename="study-{study.spec.name}.json"'})
 
+    runs_page = RunsPage(settings.browse)
+
+    async def runs(request: Request) -> Response:
+        if not same_token(request.path_params["token"], request.app.state.operator):
+            return HTMLResponse(message_page("Not found", "No such page."), status_code=404)
+        text = await run_in_threadpool(runs_page.html)
+        return HTMLResponse(text, headers={"content-security-policy": RUNS_CSP,
+                                           "refresh": "30"})
+
     static = StaticFiles(directory=str(files("llm_eval.serve") / "static"))
     routes = [Route("/", home), Route("/start", start, methods=["POST"]),
               Route("/play/{token}", play), Route("/api/episode/{token}", view),
@@ -363,6 +381,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
               Route("/p/{token}/consent", participant_consent, methods=["POST"]),
               Route("/p/{token}/next", participant_next, methods=["POST"]),
               Route("/api/study/{token}/results", results),
+              Route("/runs/{token}", runs),
               Mount("/static", static, name="static")]
     middleware = [Middleware(SecurityHeaders),
                   Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)]

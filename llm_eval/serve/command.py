@@ -35,19 +35,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
         study = Study(spec, args.run_dir) if spec is not None else None
     settings = ServeSettings(args.run_dir, host=args.host, seed=args.seed,
                              protocol=args.protocol, interaction_steps=args.interaction_steps,
-                             allowed_hosts=args.allow_host, study=spec)
+                             allowed_hosts=args.allow_host, study=spec,
+                             operator_token=study.state["operator"] if study else None,
+                             browse=args.browse)
     if args.host not in LOOPBACK_HOSTS:
         print(f"llm-eval serve: warning: listening on {args.host}, not only this machine; "
               f"anyone who can reach it can play", file=sys.stderr)
     base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
-    if study is None:
-        print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open {base}/ "
-              f"(Ctrl-C stops)", file=sys.stderr, flush=True)
-    else:   # the operator's link is a secret: printed for the operator, never logged
+    runs = f"{base}/runs/{settings.operator_token}"
+    if study is None:   # the operator's links are secrets: printed for them, never logged
+        print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open {base}/ ; "
+              f"the runs, live: {runs} (Ctrl-C stops)", file=sys.stderr, flush=True)
+    else:
         print(f"llm-eval serve: study {spec.name}: {spec.participants} participant links in "
               f"{study.links_path} (each is {base}/p/TOKEN); results: "
-              f"{base}/api/study/{study.state['operator']}/results (Ctrl-C stops)",
-              file=sys.stderr, flush=True)
+              f"{base}/api/study/{study.state['operator']}/results; the runs, live: {runs} "
+              f"(Ctrl-C stops)", file=sys.stderr, flush=True)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning",
                 access_log=False, server_header=False)
     return 0
@@ -77,6 +80,9 @@ def add_serve_parser(commands) -> argparse.ArgumentParser:
     serve.add_argument("--study", metavar="SPEC.yaml",
                        help="run a study: tasks assigned to participants, who come through "
                             "their own links (docs/serve.md)")
+    serve.add_argument("--browse", action="append", metavar="RUN_DIR",
+                       help="another run directory the operator's runs page shows beside "
+                            "RUN_DIR, e.g. a sweep running now (repeatable)")
     serve.add_argument("--allow-host", action="append", metavar="NAME",
                        help="another name the server may be reached under (repeatable)")
     serve.set_defaults(handler=cmd_serve)

@@ -73,7 +73,8 @@ class SecurityHeaders:
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
-                headers["content-security-policy"] = _CSP
+                if "content-security-policy" not in headers:   # a route may set its own
+                    headers["content-security-policy"] = _CSP
                 headers["x-frame-options"] = "DENY"
                 headers["x-content-type-options"] = "nosniff"
                 headers["referrer-policy"] = "same-origin"
