@@ -11,6 +11,8 @@ queue; a second Ctrl-C aborts at once, and resume still works). While it runs, p
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
 line per finished job otherwise; ``--no-progress`` turns it off. ``--processes N`` sets how
 many worker processes run the local agents' episodes (default: one per core).
+``--executor ray [--ray-address ADDRESS]`` runs each job as a Ray task on a cluster (with
+``--resume`` too: how the runs finish; docs/ray.md).
 A run directory another ``llm-eval`` is writing to is refused (exit 2, naming the holder).
 """
 
@@ -137,6 +139,13 @@ def _local_server(model: str, base_url: str) -> dict:
     return options
 
 
+def _executor(args: argparse.Namespace) -> dict:
+    """The spec fields ``--executor`` and ``--ray-address`` change (``executor_fields``)."""
+    from .spec import executor_fields
+
+    return executor_fields(args.executor, args.ray_address)
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from ..runstore import RunStoreError
     from .progress import make_progress
@@ -154,6 +163,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                       file=sys.stderr)
                 return 2
             reports = resume(args.resume, spend_cap=args.spend_cap, prices=args.prices,
+                             executor=args.executor, ray_address=args.ray_address,
                              **options)
             if not reports:
                 print(f"every job in {args.resume} is done; nothing to resume")
@@ -177,6 +187,9 @@ def cmd_run(args: argparse.Namespace) -> int:
                 spec = _spec_from_flags(args)
             if args.prices is not None:
                 spec = Sweep.from_data({**spec.canonical(), "prices": args.prices},
+                                       "command line")
+            if _executor(args):
+                spec = Sweep.from_data({**spec.canonical(), **_executor(args)},
                                        "command line")
             if spec.seed_warning:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
@@ -258,6 +271,13 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                      help="worker processes for the local agents' episodes (random, "
                           "oracle, simulator; default: one per core; 0: in threads, like "
                           "model jobs)")
+    run.add_argument("--executor", choices=("local", "ray"),
+                     help="where the jobs run: here (local, the default) or as Ray tasks on "
+                          "a cluster (ray; needs llm-eval[ray]; see docs/ray.md); changes no "
+                          "job id or result")
+    run.add_argument("--ray-address", metavar="ADDRESS",
+                     help="with --executor ray: the cluster's head (HOST:PORT, ray://HOST:PORT "
+                          "or auto; default: RAY_ADDRESS, else a cluster on this machine)")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)

@@ -36,6 +36,10 @@ stopped execution goes back to the queue, unscored, with its spend counted. ``st
 set it. ``progress`` hears of every job that starts and ends (``progress.py``). ``check=True``
 (the command line) runs ``check_ready`` first, so a missing key is one error, not a failed
 job per episode.
+
+``executor: ray`` (``ray_executor.py``) runs each job as a Ray task on a cluster instead of a
+thread or a worker process; everything above holds, and the provider limits and the spend cap
+hold across the cluster.
 """
 
 from __future__ import annotations
@@ -60,7 +64,8 @@ from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
 from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
-from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, job_id, provider_of
+from .spec import (LOCAL_AGENTS, Job, SpecError, Sweep, executor_fields, job_id,
+                   provider_of)
 from .workers import (STOPPED_BY_USER, WORKER_HINT, EpisodeProcesses, can_start_workers,
                       default_processes, longest_first)
 
@@ -139,6 +144,7 @@ class RunReport:
     recovered: list[str] = field(default_factory=list)     # finished before a kill, recorded
     adopted: list[str] = field(default_factory=list)       # done by another run of the dir
     processes: int = 0   # worker processes the local jobs ran in (0: threads)
+    lost: list[str] = field(default_factory=list)   # executions lost with their Ray worker
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = {}
@@ -154,11 +160,13 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
 
 
 def resume(run_dir: str | Path, *, spend_cap: float | None = None,
-           prices: str | None = None, **kwargs) -> list[RunReport]:
+           prices: str | None = None, executor: str | None = None,
+           ray_address: str | None = None, **kwargs) -> list[RunReport]:
     """Finish every run recorded in ``run_dir`` that has a job not done, oldest first, each
     with the spec it was last run with (a job done by one of them is adopted by the others),
-    or with ``spend_cap`` as its cap and ``prices`` as its price file when given; the reports
-    of the runs finished this time, an empty list when all were done."""
+    or with ``spend_cap`` as its cap, ``prices`` as its price file and ``executor`` (with
+    ``ray_address``) as how it runs when given; the reports of the runs finished this time,
+    an empty list when all were done."""
     run_dir = Path(run_dir)
     path = run_dir / STORE_FILE
     if not path.is_file():
@@ -177,6 +185,7 @@ def resume(run_dir: str | Path, *, spend_cap: float | None = None,
                 {**run["spec"], "spend_cap_usd": spend_cap}
             if prices is not None:
                 data = {**data, "prices": prices}
+            data = {**data, **executor_fields(executor, ray_address)}
             spec = Sweep.from_data(data, f"{path} (run {run['id']})")
             reports.append(run_sweep(spec, run_dir, **kwargs))
             if reports[-1].stopped_by_user or reports[-1].stopped_by_spend_cap:
@@ -224,10 +233,21 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                         f"{it}; give {it} a price (--prices FILE, or prices: in the spec, "
                         f"e.g. {example} in dollars per million tokens) or run without a "
                         f"spend cap")
-    with hold_run_dir(run_dir):
-        return await _run_locked(spec, run_dir, execute=execute, stop=stop,
-                                 handle_sigint=handle_sigint, progress=progress,
-                                 processes=processes)
+    joined = False
+    if spec.executor == "ray":   # a missing Ray or a wrong address: one error, up front
+        from .ray_executor import connect
+
+        joined = connect(spec.ray_address)
+    try:
+        with hold_run_dir(run_dir):
+            return await _run_locked(spec, run_dir, execute=execute, stop=stop,
+                                     handle_sigint=handle_sigint, progress=progress,
+                                     processes=processes)
+    finally:
+        if joined:
+            from .ray_executor import disconnect
+
+            disconnect()
 
 
 async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobOutcome],
@@ -265,7 +285,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 return STOPPED_BY_USER
             if paid and meter.reached():   # the local agents and replays spend nothing
                 report.stopped_by_spend_cap = True
-                return f"the spend cap (${spec.spend_cap_usd:g}) was reached"
+                return spend_cap_reason(spec.spend_cap_usd)
             return None
 
         def in_process(job: Job) -> bool:
@@ -291,7 +311,9 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 progress.started(job)
                 live = meter.job(job.id)
                 try:
-                    if in_process(job):
+                    if cluster is not None:
+                        outcome = await on_cluster(job, relative, row.executions, paid)
+                    elif in_process(job):
                         outcome = await asyncio.wrap_future(
                             pool.submit(job, spec, run_dir / relative, run_id))
                     else:
@@ -304,6 +326,9 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)
+                if outcome.status == "interrupted" and spec.spend_cap_usd is not None and \
+                        outcome.error == spend_cap_reason(spec.spend_cap_usd):
+                    report.stopped_by_spend_cap = True   # said by a Ray worker's control
                 if outcome.status == "done":
                     store.finish(run_id, job.id, score=outcome.score,
                                  raw_reward=outcome.raw_reward, usage=outcome.usage,
@@ -318,7 +343,41 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 progress.finished(job, outcome, spent=meter.total())
 
         queued_jobs = [jobs.get(r.id) or Job(r.id, r.settings) for r in queued]
-        size = _pool_size(processes, spec, queued_jobs, execute)
+        cluster = None
+        if spec.executor == "ray":
+            from .ray_executor import MAX_LOST_EXECUTIONS, WORKER_LOST, RayEpisodes
+
+            cluster = RayEpisodes(spec, stop, spent=meter.total(), execute=execute,
+                                  paid=any(provider_of(m) not in FREE_PROVIDERS
+                                           for m in spec.models))
+            meter = cluster.meter
+
+            async def on_cluster(job: Job, relative: str, executions: int,
+                                 paid: bool) -> JobOutcome:
+                """Run ``job`` on the cluster; an execution lost with its worker goes back
+                to the queue and runs again, its transcript kept under attempts/."""
+                lost = 0
+                while True:
+                    outcome = await cluster.run(job, run_dir / relative, run_id, paid)
+                    if outcome.status != WORKER_LOST:
+                        return outcome
+                    lost += 1
+                    report.lost.append(job.id)
+                    if lost == MAX_LOST_EXECUTIONS:
+                        return JobOutcome("infra_error", cost_usd=outcome.cost_usd,
+                                          error=f"its Ray worker was lost {lost} times in a "
+                                                f"row; last: {outcome.error}")
+                    reason = stop_reason(paid)
+                    if reason:   # stopped meanwhile: back in the queue, as if interrupted
+                        return JobOutcome("interrupted", cost_usd=outcome.cost_usd,
+                                          error=reason)
+                    meter.settle(job.id, outcome.cost_usd)
+                    store.stopped(run_id, job.id, outcome.error or "",
+                                  cost_usd=outcome.cost_usd)
+                    store.start(run_id, job.id, relative)
+                    executions += 1
+                    _keep_earlier(run_dir / relative, executions)
+        size = _pool_size(processes, spec, queued_jobs, execute) if cluster is None else 0
         pool = EpisodeProcesses(size, stop) if size else None
         report.processes = size
         # one worker thread per episode the provider limits allow at once (the loop's
@@ -335,6 +394,8 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
             progress.end()
             if pool is not None:
                 pool.close(abort=aborted)
+            if cluster is not None:
+                cluster.close(abort=aborted)
             threads.shutdown(wait=True)
         report.stopped_by_user = stop.is_set()
         report.rows = store.jobs(run_id)
@@ -353,6 +414,11 @@ def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> 
         return processes
     size = min(default_processes(), spec.limit_for("local"), local)
     return size if size > 1 else 0
+
+
+def spend_cap_reason(cap: float) -> str:
+    """Why no paid job starts and running episodes stop: the spend cap was reached."""
+    return f"the spend cap (${cap:g}) was reached"
 
 
 class SpendMeter:

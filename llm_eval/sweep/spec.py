@@ -32,6 +32,10 @@ that can change its result, including digests of the task file and the prompt te
 id is a short hash of
 the settings' canonical JSON, so the same settings always give the same id.
 
+``executor`` (``local``, the default, or ``ray``, with an optional ``ray_address``) says how
+the jobs run, like ``concurrency``: it is in no job's settings, so it changes no job id and no
+run id (``ray_executor.py``).
+
 A sweep makes at most ``MAX_JOBS`` (1,000,000) jobs: the count (the product of the list
 lengths, and ``repeats``) is checked before anything is expanded, and a larger spec is a
 ``SpecError`` naming the file, the line and the field that multiplies most.
@@ -58,7 +62,8 @@ from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
-           "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model"]
+           "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model",
+           "executor_fields"]
 
 JOB_SETTINGS_VERSION = 1
 LOCAL_AGENTS = ("random", "oracle", "simulator")
@@ -154,6 +159,9 @@ class Sweep(_Strict):
     horizon: int | None = Field(default=None, ge=1)
     max_consecutive_invalid: int | None = Field(default=None, ge=1)
     model_seed: int | None = None
+    # how the jobs run (not in job settings): here, or as Ray tasks on a cluster
+    executor: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
                      "tasks", mode="before")
@@ -185,6 +193,13 @@ class Sweep(_Strict):
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
         return self
+
+    @field_validator("ray_address")
+    @classmethod
+    def _ray_address(cls, address: str | None, info: ValidationInfo) -> str | None:
+        if address is not None and info.data.get("executor") != "ray":
+            raise ValueError("only with executor: ray (--executor ray)")
+        return address
 
     @field_validator("tasks")
     @classmethod
@@ -552,6 +567,19 @@ def job_id(settings: dict[str, Any]) -> str:
     hashed = {k: v for k, v in settings.items() if k not in UNHASHED_SETTINGS}
     text = json.dumps(hashed, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def executor_fields(executor: str | None, ray_address: str | None) -> dict[str, Any]:
+    """The spec fields an executor given apart from the spec changes (``--executor``,
+    ``--ray-address``): another executor than ray drops the spec's address."""
+    fields: dict[str, Any] = {}
+    if executor is not None:
+        fields["executor"] = executor
+        if executor != "ray":
+            fields["ray_address"] = None
+    if ray_address is not None:
+        fields["ray_address"] = ray_address
+    return fields
 
 
 def provider_of(model: str) -> str:

@@ -1,0 +1,311 @@
+"""Sweeps on a Ray cluster: each job a Ray task that runs ``execute_job``.
+
+``executor: ray`` in a spec (``llm-eval run --executor ray [--ray-address ADDRESS]``) changes
+how its jobs run, not what they are: the job ids, the run id, the scores and the transcripts
+are those of the local executor. The scheduler (the driver) keeps everything else: it expands
+the spec, holds the run directory's lock, gates each job under its provider's semaphore, marks
+it ``running`` in the store, moves an earlier execution's transcript aside, and then, instead
+of a thread or a worker process, hands the job to ``RayEpisodes.run``: a Ray task on some node
+plays it with ``execute_job`` into ``RUN_DIR/transcripts/<job id>.jsonl.gz`` (the run
+directory is on storage every node mounts at the same path) and returns the ``JobOutcome``.
+The driver stays the only writer of the run store.
+
+One place counts what the cluster spends and whether it must stop: a ``RunControl`` actor on
+the driver's node, created per run. Workers report each model call's cost to it
+(``record``, fire and forget: Ray runs one caller's actor calls in order, so a worker's next
+question sees its last report). A paid job's episode asks it before every observation, so
+before every model call (``stop_reason``: the user's stop, or the spend cap reached by the
+whole cluster's live spend); a job of a free provider (the local agents, replays) only needs
+the user's stop, which each worker process hears through one pending ``wait_stopped`` call,
+looked at (``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The driver's stop
+event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads the actor.
+
+A job whose worker dies (``WorkerCrashedError``; its node lost: ``NodeDiedError``, the
+raylet, the result lost) comes back as ``WORKER_LOST``: the scheduler puts it back in the
+queue and runs it again as a new execution, its partial transcript kept under
+``transcripts/attempts/`` as after a local SIGKILL; a job lost ``MAX_LOST_EXECUTIONS`` times
+in a row is ``infra_error`` (rerun by ``--resume``). Ray's own task retries are off: a retry
+Ray made behind our back would overwrite the transcript of the execution it replaces.
+
+Ray is imported only here, and only when a spec asks for it (``connect``); a missing Ray or an
+unreachable address is a ``SpecError`` naming the setting. API keys reach workers through
+their environment, never through task arguments (module ``docs/ray.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+import threading
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+from .job import JobOutcome, execute_job
+from .scheduler import spend_cap_reason
+from .spec import LOCAL_AGENTS, Job, SpecError, Sweep
+
+__all__ = ["RayEpisodes", "RunControl", "ClusterSpendMeter", "connect", "disconnect",
+           "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT", "STOP_POLL_S"]
+
+WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
+MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
+INSTALL_HINT = "pip install 'llm-eval[ray]'"
+STOP_POLL_S = 0.05            # how often a free job's episode looks for the user's stop
+REACH_TIMEOUT_S = 3.0
+
+
+# -- joining a cluster -----------------------------------------------------------------------
+
+def connect(address: str | None) -> bool:
+    """Join the Ray cluster at ``address`` (``None``: Ray's default, ``RAY_ADDRESS`` or a new
+    cluster on this machine; ``auto``: the cluster this node belongs to); True when this call
+    started Ray (``disconnect`` ends it), False when the process had joined one already."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise SpecError(f"executor: ray: Ray is not installed in this Python ({exc}); "
+                        f"install it with {INSTALL_HINT}") from None
+    if ray.is_initialized():
+        return False
+    if address not in (None, "auto", "local"):
+        _check_reachable(address)
+    try:
+        ray.init(address=address, logging_level=logging.WARNING)
+    except Exception as exc:   # ConnectionError, ValueError, RuntimeError depending on why
+        where = f"ray_address {address!r} (--ray-address)" if address else "executor: ray"
+        raise SpecError(f"{where}: could not join a Ray cluster: "
+                        f"{type(exc).__name__}: {exc}") from None
+    return True
+
+
+def disconnect() -> None:
+    import ray
+
+    ray.shutdown()
+
+
+def _check_reachable(address: str) -> None:
+    """Fail at once on an address nothing answers at (``ray.init`` would retry for minutes)."""
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise SpecError(f"ray_address {address!r} (--ray-address): expected HOST:PORT (the "
+                        f"head node's GCS, e.g. 10.0.0.5:6379), ray://HOST:PORT or auto")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=REACH_TIMEOUT_S).close()
+    except OSError as exc:
+        raise SpecError(f"ray_address {address!r} (--ray-address): nothing answers at "
+                        f"{host}:{port} ({exc}); start the cluster there (ray start --head) "
+                        f"or give its head node's address") from None
+
+
+# -- the one place that counts ---------------------------------------------------------------
+
+class RunControl:
+    """A run's live spend and stop, for the whole cluster (a Ray actor on the driver's node;
+    its methods have no ``await`` but ``wait_stopped``'s, so each runs whole, in the order a
+    caller sent them)."""
+
+    def __init__(self, spent: float, cap: float | None) -> None:
+        self._settled = spent
+        self._live: dict[str, float] = {}
+        self._cap = cap
+        self._reason: str | None = None
+        self._stopped: asyncio.Event | None = None   # made in the actor's event loop
+
+    def _event(self) -> asyncio.Event:
+        if self._stopped is None:
+            self._stopped = asyncio.Event()
+        return self._stopped
+
+    async def record(self, job: str, usd: float) -> None:
+        self._live[job] = self._live.get(job, 0.0) + usd
+
+    async def settle(self, job: str, cost: float | None) -> None:
+        live = self._live.pop(job, 0.0)
+        self._settled += cost if cost is not None else live
+
+    async def live(self, job: str) -> float:
+        return self._live.get(job, 0.0)
+
+    async def total(self) -> float:
+        return self._settled + sum(self._live.values())
+
+    async def stop(self, reason: str) -> None:
+        if self._reason is None:
+            self._reason = reason
+            self._event().set()
+
+    async def stop_reason(self, paid: bool) -> str | None:
+        if self._reason is not None:
+            return self._reason
+        if paid and self._cap is not None and \
+                self._settled + sum(self._live.values()) >= self._cap:
+            return spend_cap_reason(self._cap)
+        return None
+
+    async def wait_stopped(self) -> str:
+        await self._event().wait()
+        return self._reason or ""
+
+
+class ClusterSpendMeter:
+    """The scheduler's ``SpendMeter`` for a Ray run: the totals are the ``RunControl``'s.
+    With no paid job in the run nothing is live, and the total is kept here (no round
+    trip)."""
+
+    def __init__(self, control, spent: float, cap: float | None, *, paid: bool) -> None:
+        self.cap = cap
+        self._control = control
+        self._settled = spent
+        self._paid = paid
+
+    def job(self, job: str) -> Callable[[dict], None]:
+        return lambda record: None   # the workers report their calls to the control
+
+    def settle(self, job: str, cost: float | None) -> None:
+        self._settled += cost or 0.0
+        self._control.settle.remote(job, cost)
+
+    def total(self) -> float:
+        if not self._paid:
+            return self._settled
+        import ray
+
+        return ray.get(self._control.total.remote())
+
+    def reached(self) -> bool:
+        return self.cap is not None and self.total() >= self.cap
+
+
+# -- in a worker -----------------------------------------------------------------------------
+
+_waiter: dict[str, list] = {}   # per worker process: run token -> [ref, next look, reason]
+
+
+def _stop_hook(control, token: str, paid: bool) -> Callable[[], str | None]:
+    import ray
+
+    if paid:   # the spend cap is the cluster's: ask, before every model call
+        return lambda: ray.get(control.stop_reason.remote(True))
+    entry = _waiter.get(token)
+    if entry is None:
+        _waiter.clear()   # a worker process outlives runs: keep only this run's
+        entry = _waiter[token] = [control.wait_stopped.remote(), 0.0, None]
+
+    def stop() -> str | None:
+        if entry[2] is None and time.monotonic() >= entry[1]:
+            ready, _ = ray.wait([entry[0]], timeout=0)
+            if ready:
+                entry[2] = ray.get(entry[0]) or "stopped"
+            else:
+                entry[1] = time.monotonic() + STOP_POLL_S
+        return entry[2]
+    return stop
+
+
+def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control, token: str,
+             paid: bool, execute: Callable[..., JobOutcome]) -> JobOutcome:
+    """The Ray task: play ``job`` into ``transcript`` (a path on the shared run directory)
+    with ``execute`` (``execute_job``), its calls reported to and its stops asked of
+    ``control``."""
+    job_id = job.id
+
+    def on_call(record: dict[str, Any]) -> None:
+        usd = (record.get("cost") or {}).get("usd") or 0.0
+        if usd:
+            control.record.remote(job_id, usd)
+
+    return execute(job, spec, Path(transcript), run_id=run_id,
+                   stop=_stop_hook(control, token, paid), on_call=on_call)
+
+
+# -- in the driver ---------------------------------------------------------------------------
+
+def _lost_errors() -> tuple[type[BaseException], ...]:
+    """Ray's errors for an execution whose worker, node or result was lost."""
+    from ray import exceptions as e
+
+    return (e.WorkerCrashedError, e.NodeDiedError, e.LocalRayletDiedError, e.ObjectLostError,
+            e.OutOfMemoryError)
+
+
+class RayEpisodes:
+    """The jobs of one run on the Ray cluster this process has joined (``connect``): a
+    ``RunControl`` on this node, the spec put once in the object store, one task per job
+    (module docstring). ``stop`` is the scheduler's stop event; ``spent`` what the run's
+    earlier executions spent; ``paid`` whether any job of the run goes to a paid provider."""
+
+    def __init__(self, spec: Sweep, stop: threading.Event, *, spent: float, paid: bool,
+                 execute: Callable[..., JobOutcome] = execute_job) -> None:
+        import ray
+        from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+        here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(),
+                                              soft=False)
+        self._control = ray.remote(RunControl).options(
+            num_cpus=0, max_restarts=0, scheduling_strategy=here,
+            max_concurrency=10_000).remote(spent, spec.spend_cap_usd)
+        self.meter = ClusterSpendMeter(self._control, spent, spec.spend_cap_usd, paid=paid)
+        self._spec = ray.put(spec)
+        self._token = uuid.uuid4().hex
+        self._execute = execute
+        # local agents are CPU-bound: a core each; a model-bound episode waits on its
+        # provider (the driver's semaphores bound how many run at once)
+        task = ray.remote(play_job)
+        self._play = {cpus: task.options(num_cpus=cpus, max_retries=0, name="play_job")
+                      for cpus in (0, 1)}
+        self._running: set = set()
+        self._stop, self._closed = stop, threading.Event()
+        self._mirror = threading.Thread(target=self._mirror_stop, name="ray-stop-mirror",
+                                        daemon=True)
+        self._mirror.start()
+
+    def _mirror_stop(self) -> None:
+        from .workers import STOPPED_BY_USER
+
+        while not self._closed.is_set():
+            if self._stop.wait(0.05):
+                self._control.stop.remote(STOPPED_BY_USER)
+                return
+
+    async def run(self, job: Job, transcript: Path, run_id: str, paid: bool) -> JobOutcome:
+        """Play ``job`` on the cluster; ``WORKER_LOST`` (with what the lost execution
+        spent) when its worker or node died, ``failed`` when the task itself raised."""
+        from ray.exceptions import RayTaskError, TaskCancelledError
+
+        cpus = 1 if job.model in LOCAL_AGENTS else 0
+        ref = self._play[cpus].remote(
+            job, self._spec, str(transcript), run_id, self._control, self._token, paid,
+            self._execute)
+        self._running.add(ref)
+        try:
+            return await ref
+        except _lost_errors() as exc:
+            spent = await self._control.live.remote(job.id)
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+            return JobOutcome(WORKER_LOST, cost_usd=spent or None,
+                              error=f"its Ray worker was lost ({type(exc).__name__}: "
+                                    f"{first[:300]})")
+        except TaskCancelledError:
+            return JobOutcome("interrupted", error="aborted")
+        except RayTaskError as exc:   # execute_job does not raise; unpickling, imports might
+            cause = exc.cause if isinstance(exc.cause, BaseException) else exc
+            return JobOutcome("failed", error=f"on its Ray worker: {type(cause).__name__}: "
+                                              f"{cause}")
+        finally:
+            self._running.discard(ref)
+
+    def close(self, *, abort: bool = False) -> None:
+        """End the run's part on the cluster; ``abort`` (a second Ctrl-C, an error) ends
+        the running tasks at once (their jobs stay ``running``: resume reruns them)."""
+        import ray
+
+        self._closed.set()
+        self._mirror.join()
+        if abort:
+            for ref in list(self._running):
+                ray.cancel(ref, force=True)
+        ray.kill(self._control)

@@ -1,0 +1,197 @@
+"""Sweeps on Ray (``executor: ray``): the same job ids, run id, scores and transcripts as the
+local executor; a Ray worker killed mid-episode reruns its job once more, its partial
+transcript kept under attempts/; the spend cap is counted across the cluster; replay and a
+second run work on a run made by Ray. One local Ray cluster (2 CPUs) serves every test of
+this file (they share an xdist worker under ``--dist loadfile``)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'llm-eval[ray]')")
+
+from fake_provider import FakeProvider  # noqa: E402  (tests/sweep/conftest.py)
+from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
+
+from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # noqa: E402
+from llm_eval.runstore import RunStore  # noqa: E402
+from llm_eval.sweep import SpecError, Sweep, run_sweep  # noqa: E402
+from llm_eval.transcripts import read_transcript, transcript_files  # noqa: E402
+
+SPEC = {"models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
+        "families": ["mfp", "cd", "planning"], "seeds": [1],
+        "budgets": {"interaction_steps": 5}}
+
+
+@pytest.fixture(scope="session")
+def ray_cluster():
+    """A local Ray cluster for the session. Its workers get their environment from this
+    process as it is now (as on a real cluster they get that of ``ray start``): no real
+    provider key, a fake OpenAI one for the fake provider, LiteLLM kept offline."""
+    from adapters.classify import SECRET_ENV_VARS
+
+    saved = {name: os.environ.pop(name) for name in SECRET_ENV_VARS if name in os.environ}
+    os.environ["OPENAI_API_KEY"] = SECRET
+    try:
+        ray.init(num_cpus=2, include_dashboard=False, logging_level="WARNING")
+    finally:
+        os.environ.pop("OPENAI_API_KEY", None)
+        os.environ.update(saved)
+    yield ray
+    ray.shutdown()
+
+
+@pytest.fixture(scope="module")
+def local_run(tmp_path_factory):
+    """The reference: SPEC run by the local executor."""
+    run_dir = tmp_path_factory.mktemp("local")
+    return run_dir, run_sweep(Sweep.from_data(SPEC, "test"), run_dir)
+
+
+def _scores(report) -> dict[str, tuple[str, str, str]]:
+    """Every job's status, score and raw reward, floats as their exact hex."""
+    return {r.id: (r.status, float(r.score).hex(), float(r.raw_reward).hex())
+            for r in report.rows}
+
+
+def _same_transcripts(expected_dir: Path, got_dir: Path, report) -> None:
+    for row in report.rows:
+        assert compare_transcripts(expected_dir / row.transcript, got_dir / row.transcript) \
+            == "", row.id
+
+
+def test_a_sweep_on_ray_equals_the_local_executor(tmp_path, ray_cluster, local_run):
+    local_dir, local = local_run
+    spec = Sweep.from_data({**SPEC, "executor": "ray"}, "test")
+    assert [j.id for j in spec.expand()] == [j.id for j in Sweep.from_data(SPEC).expand()]
+    report = run_sweep(spec, tmp_path)
+    assert report.run_id == local.run_id and report.processes == 0 and not report.lost
+    assert len(report.rows) == 12 and report.counts() == {"done": 12}, \
+        [r.error for r in report.rows if r.status != "done"][:1]
+    assert _scores(report) == _scores(local)
+    _same_transcripts(local_dir, tmp_path, report)
+    results = [replay_check(path, row) for path, row in replay_checks(tmp_path)]
+    assert len(results) == 12 and all(r.reproduced for r in results), \
+        [r.line() for r in results if not r.reproduced]
+    again = run_sweep(spec, tmp_path)   # as --resume would: every job done, none run
+    assert again.run_id == report.run_id and not again.executed and len(again.skipped) == 12
+
+
+def _play_job_pids() -> set[int]:
+    """Ray worker processes playing a job now (Ray titles them after the running task)."""
+    found = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                title = Path(f"/proc/{entry}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if title.startswith(b"ray::play_job"):
+                found.add(int(entry))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
+def test_a_ray_worker_killed_mid_episode_reruns_its_job_once(tmp_path, ray_cluster,
+                                                             local_run):
+    local_dir, local = local_run
+    spec = Sweep.from_data({**SPEC, "executor": "ray"}, "test")
+    killed: list[int] = []
+    result: dict = {}
+    runner = threading.Thread(target=lambda: result.setdefault("report",
+                                                               run_sweep(spec, tmp_path)))
+    runner.start()
+    deadline = time.monotonic() + 60
+    while not killed and time.monotonic() < deadline and runner.is_alive():
+        playing = _play_job_pids()
+        if playing:
+            time.sleep(0.3)   # into the episode
+            for pid in sorted(playing & _play_job_pids())[:1]:
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+        time.sleep(0.02)
+    runner.join(timeout=120)
+    assert killed and not runner.is_alive()
+    report = result["report"]
+    assert report.counts() == {"done": 12}, [r.error for r in report.rows][:3]
+    assert len(report.lost) == 1, report.lost
+    (lost,) = report.lost
+    with RunStore(tmp_path / "run.sqlite", readonly=True) as store:
+        executions = {r.id: r.executions for r in store.jobs(report.run_id)}
+    assert executions == {r.id: 2 if r.id == lost else 1 for r in report.rows}
+    assert _scores(report) == _scores(local)   # every job done once, as the local run did
+    _same_transcripts(local_dir, tmp_path, report)
+    attempts = transcript_files(tmp_path / "transcripts" / "attempts")
+    assert [p.name.split(".")[:2] for p in attempts] == [[lost, "1"]]
+    partial = read_transcript(attempts[0])   # a torn last line is allowed here
+    assert partial.events and partial.events[0].type == "header"
+    assert not any(e.type == "end" for e in partial.events)   # cut mid-episode
+
+
+def _capped(fake: FakeProvider, cap: float, seeds: list[int]) -> Sweep:
+    return Sweep.from_data({
+        "models": [MODEL], "worlds": ["hunters"], "families": ["mfp"], "seeds": seeds,
+        "spend_cap_usd": cap, "executor": "ray", "concurrency": {"openai-chat": 2},
+        "calls": {"max_attempts": 1, "timeout": 20},
+        "adapter_options": {MODEL: {"base_url": fake.base_url + "/v1", "timeout": 2.0}}})
+
+
+def test_the_spend_cap_holds_across_the_cluster(tmp_path, ray_cluster):
+    actions = reference_actions("hunters", "mfp")
+    with FakeProvider() as fake:
+        for i, action in enumerate(actions * 2):
+            fake.reply(reply(i, action))
+        # one call (900 tokens in, 40 out at gpt-4.1-mini prices) costs more than the cap
+        report = run_sweep(_capped(fake, 0.0001, [1]), tmp_path / "one")
+        assert len(fake.seen) == 1   # the call in flight finished; the worker asked first
+    (row,) = report.rows
+    assert report.stopped_by_spend_cap and report.interrupted == [row.id]
+    assert row.status == "queued" and "spend cap" in row.error
+    assert row.spent_usd == row.cost_usd > 0.0001
+    call = row.cost_usd
+
+    # two episodes on two workers: the cap is one and a half calls, so the cluster stops
+    # after two or three calls (those in flight finish); counted per worker, each episode
+    # would make two calls before its own spend reached the cap (four)
+    with FakeProvider() as fake:
+        for i, action in enumerate(actions * 2):
+            fake.reply(reply(i, action))
+        report = run_sweep(_capped(fake, 1.5 * call, [1, 2]), tmp_path / "two")
+        calls = len(fake.seen)
+    assert report.stopped_by_spend_cap and 2 <= calls <= 3, calls
+    assert {r.status for r in report.rows} == {"queued"}
+    with RunStore(tmp_path / "two" / "run.sqlite", readonly=True) as store:
+        assert abs(store.total_cost(report.run_id) - calls * call) < 1e-9
+
+
+def test_no_key_reaches_the_ray_logs(ray_cluster):
+    """The fake key is in the workers' environment (the fake provider got it) but in no
+    file of the Ray session's logs (task arguments, worker output)."""
+    from ray._private.worker import global_worker
+
+    logs = Path(global_worker.node.get_session_dir_path()) / "logs"
+    assert logs.is_dir()
+    for path in logs.rglob("*"):
+        if path.is_file():
+            assert SECRET.encode() not in path.read_bytes(), path
+
+
+def test_ray_settings_are_checked(monkeypatch, tmp_path):
+    with pytest.raises(SpecError, match="ray_address: only with executor: ray"):
+        Sweep.from_data({**SPEC, "ray_address": "10.0.0.5:6379"}, "test")
+    from llm_eval.sweep.ray_executor import _check_reachable
+
+    with pytest.raises(SpecError, match=r"ray_address 'nowhere' \(--ray-address\): expected"):
+        _check_reachable("nowhere")
+    with pytest.raises(SpecError, match="nothing answers at 127.0.0.1:1"):
+        _check_reachable("127.0.0.1:1")
+    monkeypatch.setitem(__import__("sys").modules, "ray", None)   # as if not installed
+    with pytest.raises(SpecError, match=r"Ray is not installed.*llm-eval\[ray\]"):
+        run_sweep(Sweep.from_data({**SPEC, "executor": "ray"}, "test"), tmp_path)
+    assert not (tmp_path / "run.sqlite").exists()   # refused before anything was written
