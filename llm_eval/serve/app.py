@@ -32,6 +32,7 @@ event loop.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import re
@@ -277,6 +278,8 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
             return _error(409, str(exc))
         return JSONResponse(body)
 
+    opening: dict[str, asyncio.Lock] = {}   # one episode opens at a time per participant
+
     def _person(request: Request):
         study: Study | None = request.app.state.study
         person = study.participant(request.path_params["token"]) if study else None
@@ -341,6 +344,11 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
         here = f"/p/{person['token']}"
         if person["consented_at"] is None:
             return RedirectResponse(here, status_code=303)
+        async with opening.setdefault(person["token"], asyncio.Lock()):   # a double click
+            person = study.participant(person["token"])
+            return await _open_next(request, study, person, here)
+
+    async def _open_next(request: Request, study: Study, person: dict, here: str) -> Response:
         live: LiveEpisodes = request.app.state.episodes
         current = await _under_way(request, person)
         if current is not None:   # a second click: the same episode

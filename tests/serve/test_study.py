@@ -188,3 +188,20 @@ def test_an_episode_cut_by_a_server_restart_resumes_where_it_was(tmp_path, capsy
     assert len(list((run_dir / "transcripts" / "attempts").iterdir())) == 1
     assert main(["replay", str(run_dir)]) == 0
     assert "reproduced 1/1" in capsys.readouterr().out
+
+
+def test_a_double_click_on_start_opens_one_episode(tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    spec = _spec()
+    run_dir = tmp_path / "run"
+    link = _links(Study(spec, run_dir))[0]
+    with serve_client(run_dir, study=spec) as client:
+        StudyParticipant(client, "p").join(link)
+        form = re.search(r'name="csrf" value="([^"]+)"', client.get(link).text)[1]
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda _: client.post(
+                f"{link}/next", data={"csrf": form}, follow_redirects=False), range(4)))
+        assert {a.status_code for a in answers} == {303}
+        assert len({a.headers["location"] for a in answers}) == 1
+        assert len(client.app.state.episodes.episodes()) == 1
