@@ -236,7 +236,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
     async def play(request: Request) -> Response:
         live: LiveEpisodes = request.app.state.episodes
         try:
-            episode = live.get(request.path_params["token"])
+            episode = await run_in_threadpool(live.get, request.path_params["token"])
         except UnknownEpisode as exc:
             return HTMLResponse(message_page("No such episode", str(exc), link=("/", "Start")),
                                 status_code=404)
@@ -246,7 +246,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
     async def view(request: Request) -> Response:
         live: LiveEpisodes = request.app.state.episodes
         try:
-            episode = live.get(request.path_params["token"])
+            episode = await run_in_threadpool(live.get, request.path_params["token"])
         except UnknownEpisode as exc:
             return _error(404, str(exc))
         return JSONResponse(await run_in_threadpool(episode.view))
@@ -254,7 +254,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
     async def action(request: Request) -> Response:
         live: LiveEpisodes = request.app.state.episodes
         try:
-            episode = live.get(request.path_params["token"])
+            episode = await run_in_threadpool(live.get, request.path_params["token"])
         except UnknownEpisode as exc:
             return _error(404, str(exc))
         refused = check_origin(request)

@@ -14,7 +14,9 @@ hears of every episode that ended otherwise (a study moves its participant on).
 
 A participant who plays the same task again gets the next ``repeat`` (a job id is played once
 per directory). Each episode has an unguessable ``token`` (its address) and its own CSRF
-token; ``get(token)`` finds it. ``act(token, seq, text)`` checks the action against what the
+token; ``get(token)`` finds it. The tokens are kept in ``RUN_DIR/serve-episodes.json``
+(owner only), so after a restart an address still leads to its episode: an unfinished one
+is resumed (``resume``: its recorded actions played again, then the person goes on). ``act(token, seq, text)`` checks the action against what the
 phase accepts now (``view.check_action``), hands it to the episode and waits until the episode
 asks for the next one; an action given again with the same number is answered, not applied
 twice. Only this process writes the store: the server holds the run directory's lock
@@ -23,6 +25,8 @@ twice. Only this process writes the store: the server holds the run directory's 
 
 from __future__ import annotations
 
+import json
+import os
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -30,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..agents.human import HumanAgent, HumanInputError
+from ..atomic import write_atomic
 from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, RunStore
 from ..sweep.job import JobInterrupted, JobOutcome, execute_job
@@ -41,6 +46,7 @@ __all__ = ["LiveEpisodes", "LiveEpisode", "UnknownEpisode", "OutOfTurn", "SERVER
            "TURN_WAIT_S"]
 
 TRANSCRIPTS_DIR = "transcripts"
+EPISODES_FILE = "serve-episodes.json"   # every episode's address, CSRF token and job
 SERVER_STOPPED = "the server stopped while the participant was playing"
 #: how long a request waits for the episode to ask for the next action (the episode takes
 #: milliseconds; this bounds a request, it decides nothing about the episode)
@@ -108,6 +114,10 @@ class LiveEpisodes:
         self._resume_lock = threading.Lock()
         self._episodes: dict[str, LiveEpisode] = {}
         self._played: set[str] = set()      # job ids the directory already holds
+        self._addresses = self.run_dir / EPISODES_FILE
+        self._saved: dict[str, dict[str, Any]] = (
+            json.loads(self._addresses.read_text(encoding="utf-8"))
+            if self._addresses.is_file() else {})
         self._templates: dict[tuple, tuple[Sweep, dict[str, Any]]] = {}
         for run in self.store.runs():
             self._played.update(row.id for row in self.store.jobs(run["id"]))
@@ -172,24 +182,37 @@ class LiveEpisodes:
         self._launch(episode, sweep)
         return episode
 
-    def resume(self, job: str, participant: str, *,
-               extra: dict[str, Any] | None = None) -> LiveEpisode | None:
+    def _remember(self, episode: LiveEpisode) -> None:
+        """Keep the episode's address (module docstring); called with ``_lock`` held."""
+        self._saved[episode.token] = {"job": episode.job.id, "participant": episode.participant,
+                                      "csrf": episode.csrf, "extra": episode.extra}
+        write_atomic(self._addresses, json.dumps(self._saved, indent=0))
+        os.chmod(self._addresses, 0o600)
+
+    def resume(self, job: str, participant: str, *, extra: dict[str, Any] | None = None,
+               token: str | None = None, csrf: str | None = None) -> LiveEpisode | None:
         """Continue ``participant``'s episode of job ``job`` that an earlier server left
         unfinished (the job is queued after a stop, or still running after a kill): its
         recorded actions are played again first (the episode is deterministic given them, so
         the new transcript repeats the old one), then the person goes on where they were.
         The earlier transcript is kept under ``transcripts/attempts/``. None if the job is
-        not this participant's or has nothing to resume."""
+        not this participant's or has nothing to resume. ``token`` and ``csrf``: keep the
+        episode's address and CSRF token (a page open before the restart goes on)."""
         if self._closed:
             raise UnknownEpisode("the server is stopping")
         with self._resume_lock:   # two requests at once resume it once
             current = self.by_job(job)
             if current is not None:
                 return current
-            return self._resume(job, participant, extra)
+            if token is None:   # its address from before the restart, if it had one
+                with self._lock:
+                    token, saved = next(((t, v) for t, v in self._saved.items()
+                                         if v["job"] == job), (None, None))
+                csrf = saved["csrf"] if saved else None
+            return self._resume(job, participant, extra, token, csrf)
 
-    def _resume(self, job: str, participant: str,
-                extra: dict[str, Any] | None) -> LiveEpisode | None:
+    def _resume(self, job: str, participant: str, extra: dict[str, Any] | None,
+                token: str | None, csrf: str | None) -> LiveEpisode | None:
         from ..replay import recorded_actions
 
         with self._store_lock:
@@ -211,7 +234,8 @@ class LiveEpisodes:
                 attempts.mkdir(exist_ok=True)
                 path.replace(attempts / f"{job}.{row.executions}{path.name[len(job):]}")
             self.store.start(row.run_id, job, row.transcript)
-        episode = LiveEpisode(token=secrets.token_urlsafe(18), csrf=secrets.token_urlsafe(24),
+        episode = LiveEpisode(token=token or secrets.token_urlsafe(18),
+                              csrf=csrf or secrets.token_urlsafe(24),
                               participant=participant, job=Job(row.id, row.settings),
                               run_id=row.run_id, transcript=path,
                               agent=HumanAgent(f"{HUMAN_PREFIX}{participant}",
@@ -226,6 +250,7 @@ class LiveEpisodes:
         with self._lock:
             self._played.add(episode.job.id)
             self._episodes[episode.token] = episode
+            self._remember(episode)
         episode.thread.start()
 
     def _play(self, episode: LiveEpisode, sweep: Sweep) -> None:
@@ -249,11 +274,18 @@ class LiveEpisodes:
         episode.agent.close()
 
     def get(self, token: str) -> LiveEpisode:
+        """The episode at address ``token``; one an earlier server left unfinished is resumed
+        (it may block on reading its transcript: call it from a worker thread)."""
         with self._lock:
             episode = self._episodes.get(token)
+            saved = self._saved.get(token) if episode is None else None
+        if episode is None and saved is not None:
+            episode = self.resume(saved["job"], saved["participant"], extra=saved["extra"],
+                                  token=token, csrf=saved["csrf"])
+            if episode is None:
+                raise UnknownEpisode("this episode is over and recorded")
         if episode is None:
-            raise UnknownEpisode("no episode at this address (it may belong to an earlier "
-                                 "server)")
+            raise UnknownEpisode("no episode at this address")
         return episode
 
     def act(self, token: str, seq: int, text: object) -> dict[str, Any]:

@@ -127,3 +127,23 @@ def test_a_server_stopped_mid_episode_leaves_the_job_queued_unscored(tmp_path):
     assert "server stopped" in row.error
     events = _events(run_dir, row)
     assert events[-1].type == "end" and events[-1].status == "interrupted"
+
+
+def test_an_open_page_goes_on_after_the_server_restarts(tmp_path, capsys):
+    run_dir = tmp_path / "run"
+    with serve_client(run_dir) as client:
+        p = Participant(client, "gus")
+        p.start("gravity", "planning")
+        p.play(["left", "up"])
+    assert (run_dir / "serve-episodes.json").stat().st_mode & 0o077 == 0
+    with serve_client(run_dir) as client:     # the same address and token still work
+        p.client = client
+        assert p.refresh()["seq"] == 2
+        p.play(["go-to-test", *load_task("gravity", "planning").hidden.witness])
+        assert p.view["done"]
+    with serve_client(run_dir) as client:
+        gone = client.get(f"/api/episode/{p.token}")
+        assert gone.status_code == 404 and "over and recorded" in gone.json()["error"]
+    [row] = _rows(run_dir)
+    assert row.status == "done" and row.score == 1.0 and row.executions == 2
+    assert main(["replay", str(run_dir)]) == 0
