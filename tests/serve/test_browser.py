@@ -40,10 +40,11 @@ class Person:
         self.url = url
         self.seq = 0
 
-    def start(self, name: str, world: str, family: str) -> None:
+    def start(self, name: str, world: str, family: str, protocol: str = "worldtest") -> None:
         self.page.goto(self.url + "/")
         self.page.fill("input[name=participant]", name)
         self.page.select_option("select[name=task]", f"{world}/{family}")
+        self.page.select_option("select[name=protocol]", protocol)
         self.page.click("#start")
         self.seq = 0
         self._settled()
@@ -176,3 +177,25 @@ def test_lost_answers_and_real_time_lose_no_action_and_apply_none_twice(browser,
     actions = _actions(run_dir)
     assert actions[:2] == ["left", "up"] and len(actions) >= 5
     assert set(actions[2:]) == {"noop"}
+
+
+def test_the_autumnbench_protocol_is_played_with_its_own_strings(browser, tmp_path):
+    run_dir = tmp_path / "run"
+    server = LiveServer(run_dir)
+    try:
+        page = browser.new_page()
+        person = Person(page, server.url)
+        person.start("ada", "gravity", "mfp", protocol="autumnbench")
+        assert page.is_visible("#harness-text")
+        person.key("left")
+        person.button("button[data-action='go-to-test']")
+        while not page.is_visible("button[data-action='choose_option_0']"):
+            person.button("button[data-action='step']")
+        person.button("button[data-action='choose_option_0']")
+        assert person.phase == "done"
+        page.close()
+    finally:
+        server.stop()
+    with RunStore(run_dir / STORE_FILE, readonly=True) as store:
+        [row] = [r for run in store.runs() for r in store.jobs(run["id"])]
+    assert row.status == "done" and row.settings["protocol"] == "autumnbench"

@@ -144,7 +144,7 @@
     if (view.offered) {   // the autumnbench protocol: its own strings
       for (const text of view.offered) {
         if (text.startsWith("click [") || worldLabels.some(([k]) => k === text)) continue;
-        if (/^choose_option_/.test(text)) continue;   // drawn as the options
+        if (/^choose_option_/.test(text) && view.mfp) continue;   // drawn as the options
         phase.append(button(text, text));
       }
       return;
