@@ -5,10 +5,14 @@ how its jobs run, not what they are: the job ids, the run id, the scores and the
 are those of the local executor. The scheduler (the driver) keeps everything else: it expands
 the spec, holds the run directory's lock, gates each job under its provider's semaphore, marks
 it ``running`` in the store, moves an earlier execution's transcript aside, and then, instead
-of a thread or a worker process, hands the job to ``RayEpisodes.run``: a Ray task on some node
-plays it with ``execute_job`` into ``RUN_DIR/transcripts/<job id>.jsonl.gz`` (the run
+of a thread or a worker process, hands the job to ``RayEpisodes.run``: Ray plays it with
+``execute_job`` into ``RUN_DIR/transcripts/<job id>.jsonl.gz`` on some node (the run
 directory is on storage every node mounts at the same path) and returns the ``JobOutcome``.
-The driver stays the only writer of the run store.
+The driver stays the only writer of the run store. A local agent's job (CPU-bound) is a Ray
+task of one CPU; a model's job (waiting on its provider) is a call to an ``EpisodeHost``, a
+threaded actor (one per node), which plays many episodes at once in its threads, as the local
+executor's thread pool does: a task per model episode would be a Ray worker process per
+episode in flight (about 130 MiB each, started cold; ``benchmarks/ray_sweep.py``).
 
 One place counts what the cluster spends and whether it must stop: a ``RunControl`` actor on
 the driver's node, created per run. Workers report each model call's cost to it
@@ -20,8 +24,9 @@ the user's stop, which each worker process hears through one pending ``wait_stop
 looked at (``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The driver's stop
 event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads the actor.
 
-A job whose worker dies (``WorkerCrashedError``; its node lost: ``NodeDiedError``, the
-raylet, the result lost) comes back as ``WORKER_LOST``: the scheduler puts it back in the
+A job whose worker dies (``WorkerCrashedError``; its host actor: ``ActorDiedError``, which Ray
+restarts; its node lost: ``NodeDiedError``, the raylet, the result lost) comes back as
+``WORKER_LOST``: the scheduler puts it back in the
 queue and runs it again as a new execution, its partial transcript kept under
 ``transcripts/attempts/`` as after a local SIGKILL; a job lost ``MAX_LOST_EXECUTIONS`` times
 in a row is ``infra_error`` (rerun by ``--resume``). Ray's own task retries are off: a retry
@@ -45,10 +50,10 @@ from typing import Any, Callable
 
 from .job import JobOutcome, execute_job
 from .scheduler import spend_cap_reason
-from .spec import LOCAL_AGENTS, Job, SpecError, Sweep
+from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, provider_of
 
-__all__ = ["RayEpisodes", "RunControl", "ClusterSpendMeter", "connect", "disconnect",
-           "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT", "STOP_POLL_S"]
+__all__ = ["RayEpisodes", "RunControl", "EpisodeHost", "ClusterSpendMeter", "connect",
+           "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT", "STOP_POLL_S"]
 
 WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
 MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
@@ -222,14 +227,22 @@ def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control, token
                    stop=_stop_hook(control, token, paid), on_call=on_call)
 
 
+class EpisodeHost:
+    """A threaded Ray actor that plays model-bound jobs, many at once (``play_job`` in each
+    of its threads)."""
+
+    def play(self, *args) -> JobOutcome:
+        return play_job(*args)
+
+
 # -- in the driver ---------------------------------------------------------------------------
 
 def _lost_errors() -> tuple[type[BaseException], ...]:
     """Ray's errors for an execution whose worker, node or result was lost."""
     from ray import exceptions as e
 
-    return (e.WorkerCrashedError, e.NodeDiedError, e.LocalRayletDiedError, e.ObjectLostError,
-            e.OutOfMemoryError)
+    return (e.WorkerCrashedError, e.RayActorError, e.NodeDiedError, e.LocalRayletDiedError,
+            e.ObjectLostError, e.OutOfMemoryError)
 
 
 class RayEpisodes:
@@ -252,11 +265,13 @@ class RayEpisodes:
         self._spec = ray.put(spec)
         self._token = uuid.uuid4().hex
         self._execute = execute
-        # local agents are CPU-bound: a core each; a model-bound episode waits on its
-        # provider (the driver's semaphores bound how many run at once)
-        task = ray.remote(play_job)
-        self._play = {cpus: task.options(num_cpus=cpus, max_retries=0, name="play_job")
-                      for cpus in (0, 1)}
+        # local agents are CPU-bound: a core each; model-bound episodes wait on their
+        # providers, in the threads of the hosts (the driver's semaphores bound how many)
+        self._play = ray.remote(play_job).options(num_cpus=1, max_retries=0, name="play_job")
+        self._threads = max(1, sum(spec.limit_for(provider_of(m)) for m in spec.models
+                                   if m not in LOCAL_AGENTS))
+        self._hosts: list = []
+        self._next_host = 0
         self._running: set = set()
         self._stop, self._closed = stop, threading.Event()
         self._mirror = threading.Thread(target=self._mirror_stop, name="ray-stop-mirror",
@@ -276,10 +291,12 @@ class RayEpisodes:
         spent) when its worker or node died, ``failed`` when the task itself raised."""
         from ray.exceptions import RayTaskError, TaskCancelledError
 
-        cpus = 1 if job.model in LOCAL_AGENTS else 0
-        ref = self._play[cpus].remote(
-            job, self._spec, str(transcript), run_id, self._control, self._token, paid,
-            self._execute)
+        args = (job, self._spec, str(transcript), run_id, self._control, self._token, paid,
+                self._execute)
+        if job.model in LOCAL_AGENTS:
+            ref = self._play.remote(*args)
+        else:
+            ref = self._host().play.remote(*args)
         self._running.add(ref)
         try:
             return await ref
@@ -298,6 +315,19 @@ class RayEpisodes:
         finally:
             self._running.discard(ref)
 
+    def _host(self):
+        """The next episode host, round robin; one per node, made at the first model job."""
+        import ray
+
+        if not self._hosts:
+            nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+            host = ray.remote(EpisodeHost).options(
+                num_cpus=0, max_concurrency=self._threads, max_restarts=MAX_LOST_EXECUTIONS,
+                max_task_retries=0, scheduling_strategy="SPREAD")
+            self._hosts = [host.remote() for _ in range(max(1, nodes))]
+        self._next_host = (self._next_host + 1) % len(self._hosts)
+        return self._hosts[self._next_host]
+
     def close(self, *, abort: bool = False) -> None:
         """End the run's part on the cluster; ``abort`` (a second Ctrl-C, an error) ends
         the running tasks at once (their jobs stay ``running``: resume reruns them)."""
@@ -308,4 +338,6 @@ class RayEpisodes:
         if abort:
             for ref in list(self._running):
                 ray.cancel(ref, force=True)
+        for host in self._hosts:
+            ray.kill(host)
         ray.kill(self._control)

@@ -361,6 +361,10 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                     outcome = await cluster.run(job, run_dir / relative, run_id, paid)
                     if outcome.status != WORKER_LOST:
                         return outcome
+                    finished = _finished_outcome(run_dir / relative, job.id)
+                    if finished is not None:   # lost after its episode ended: not run again
+                        report.recovered.append(job.id)
+                        return finished
                     lost += 1
                     report.lost.append(job.id)
                     if lost == MAX_LOST_EXECUTIONS:
