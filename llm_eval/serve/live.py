@@ -16,9 +16,10 @@ A participant who plays the same task again gets the next ``repeat`` (a job id i
 per directory). Each episode has an unguessable ``token`` (its address) and its own CSRF
 token; ``get(token)`` finds it. The tokens are kept in ``RUN_DIR/serve-episodes.json``
 (owner only), so after a restart an address still leads to its episode: an unfinished one
-is resumed (``resume``: its recorded actions played again, then the person goes on). ``act(token, seq, text)`` checks the action against what the
-phase accepts now (``view.check_action``), hands it to the episode and waits until the episode
-asks for the next one; an action given again with the same number is answered, not applied
+is resumed (``resume``: its recorded actions played again, then the person goes on).
+``act(token, seq, text)`` checks the action against what the phase accepts now
+(``view.check_action``), hands it to the episode and waits until the episode asks for the
+next one; an action given again with the same number is answered, not applied
 twice. Only this process writes the store: the server holds the run directory's lock
 (``runlock``) for its whole life, and the store's writes are serialised by one lock.
 """

@@ -1,6 +1,7 @@
-"""200 participants (the slow tier; 40 in the default one) at once against one server (uvicorn on loopback): every action each of
-them sent is in their transcript, once, in order; none is lost or applied twice, even when a
-participant sends an action again as a page does after a lost answer."""
+"""200 participants (the slow tier; 40 in the default one) at once against one server
+(uvicorn on loopback): every action each of them sent is in their transcript, once, in
+order; none is lost or applied twice, even when a participant sends an action again as a
+page does after a lost answer."""
 
 from __future__ import annotations
 

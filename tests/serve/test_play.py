@@ -3,7 +3,7 @@ exactly and appear in the report and the analysis."""
 
 from __future__ import annotations
 
-from serve_helpers import Participant, finish_script, play_whole, serve_client
+from serve_helpers import Participant, play_whole, serve_client
 
 from llm_eval.cli import main
 from llm_eval.runstore import STORE_FILE, RunStore
