@@ -24,15 +24,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ..runlock import hold_run_dir
+    from ..runstore import RunStoreError
     from .app import LOOPBACK_HOSTS, ServeSettings, create_app
+    from .study import Study, StudyError, load_study_spec
 
-    spec = None
-    if args.study is not None:
-        from .study import Study, load_study_spec
-
-        spec = load_study_spec(args.study)
-    with hold_run_dir(args.run_dir):   # refuse a busy run directory before binding
-        study = Study(spec, args.run_dir) if spec is not None else None
+    try:
+        spec = load_study_spec(args.study) if args.study is not None else None
+        with hold_run_dir(args.run_dir):   # refuse a busy run directory before binding
+            study = Study(spec, args.run_dir) if spec is not None else None
+    except (StudyError, RunStoreError) as exc:   # a bad spec, a directory another run holds
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return 2
     settings = ServeSettings(args.run_dir, host=args.host, seed=args.seed,
                              protocol=args.protocol, interaction_steps=args.interaction_steps,
                              allowed_hosts=args.allow_host, study=spec,

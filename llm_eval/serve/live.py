@@ -193,7 +193,8 @@ class LiveEpisodes:
     def resume(self, job: str, participant: str, *, extra: dict[str, Any] | None = None,
                token: str | None = None, csrf: str | None = None) -> LiveEpisode | None:
         """Continue ``participant``'s episode of job ``job`` that an earlier server left
-        unfinished (the job is queued after a stop, or still running after a kill): its
+        unfinished (the job is queued after a stop, still running after a kill, or failed
+        because ``llm-eval run --resume`` tried to play it without its person): its
         recorded actions are played again first (the episode is deterministic given them, so
         the new transcript repeats the old one), then the person goes on where they were.
         The earlier transcript is kept under ``transcripts/attempts/``. None if the job is
@@ -221,7 +222,7 @@ class LiveEpisodes:
                     if r.id == job]
             runs = {run["id"]: run for run in self.store.runs()}
         row = rows[-1] if rows else None
-        if row is None or row.status not in ("queued", "running") or not row.transcript or \
+        if row is None or row.status == "done" or not row.transcript or \
                 row.settings.get("model") != f"{HUMAN_PREFIX}{participant}":
             return None
         path = self.run_dir / row.transcript
