@@ -199,3 +199,35 @@ def test_the_autumnbench_protocol_is_played_with_its_own_strings(browser, tmp_pa
     with RunStore(run_dir / STORE_FILE, readonly=True) as store:
         [row] = [r for run in store.runs() for r in store.jobs(run["id"])]
     assert row.status == "done" and row.settings["protocol"] == "autumnbench"
+
+
+def test_a_study_participant_consents_and_plays_through_their_link(browser, tmp_path):
+    from llm_eval.serve.study import Study, StudySpec
+
+    spec = StudySpec.model_validate({
+        "name": "pilot", "participants": 2, "tasks_per_participant": 2, "seed": 3,
+        "tasks": ["gravity/planning", "gravity/mfp"], "consent": "Your actions are recorded."})
+    run_dir = tmp_path / "run"
+    link = "/p/" + Study(spec, run_dir).state["participants"][0]["token"]
+    server = LiveServer(run_dir, study=spec)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + link)
+        assert "Your actions are recorded." in page.inner_text("main")
+        page.click("#agree")
+        for number in (1, 2):
+            assert page.inner_text("h1") == f"Task {number} of 2"
+            page.click("#next-task")
+            person = Person(page, server.url)
+            person._settled()
+            person.button("#act-go-to-test")
+            if person.phase == "planning":
+                person.button("#act-quit")
+            else:
+                person.button("#option-0")
+            assert person.phase == "done"
+            page.click("#next-link")
+        assert "finished every task" in page.inner_text("main")
+        page.close()
+    finally:
+        server.stop()
