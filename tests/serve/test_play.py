@@ -147,3 +147,17 @@ def test_an_open_page_goes_on_after_the_server_restarts(tmp_path, capsys):
     [row] = _rows(run_dir)
     assert row.status == "done" and row.score == 1.0 and row.executions == 2
     assert main(["replay", str(run_dir)]) == 0
+
+
+def test_the_behaviour_measures_read_a_persons_episode(server):
+    from llm_eval.analysis.behaviour import behaviour_of
+
+    client, run_dir = server
+    p = Participant(client, "hal")
+    p.start("gravity", "planning")
+    p.play(["left", "up", "reset", "left", "up", "reset", "left", "go-to-test", "quit"])
+    [row] = _rows(run_dir)
+    measures = behaviour_of(run_dir / row.transcript)
+    assert measures.model == "human/hal" and measures.resets == 2
+    assert measures.reset_share == 2 / 8      # of the 8 interaction actions, go-to-test too
+    assert measures.lcs_ratios[0] == 1.0 and measures.runs[:2] == [["left", "up"]] * 2
