@@ -172,7 +172,8 @@ class ClusterSpendMeter:
 
     def settle(self, job: str, cost: float | None) -> None:
         self._settled += cost or 0.0
-        self._control.settle.remote(job, cost)
+        if self._paid:   # else the control counts no spend: no message per job
+            self._control.settle.remote(job, cost)
 
     def total(self) -> float:
         if not self._paid:
@@ -273,6 +274,7 @@ class RayEpisodes:
         self._hosts: list = []
         self._next_host = 0
         self._running: set = set()
+        self._on_hosts: set = set()
         self._stop, self._closed = stop, threading.Event()
         self._mirror = threading.Thread(target=self._mirror_stop, name="ray-stop-mirror",
                                         daemon=True)
@@ -297,6 +299,7 @@ class RayEpisodes:
             ref = self._play.remote(*args)
         else:
             ref = self._host().play.remote(*args)
+            self._on_hosts.add(ref)   # Ray cannot force-cancel an actor's call
         self._running.add(ref)
         try:
             return await ref
@@ -314,6 +317,7 @@ class RayEpisodes:
                                               f"{cause}")
         finally:
             self._running.discard(ref)
+            self._on_hosts.discard(ref)
 
     def _host(self):
         """The next episode host, round robin; one per node, made at the first model job."""
@@ -335,8 +339,8 @@ class RayEpisodes:
 
         self._closed.set()
         self._mirror.join()
-        if abort:
-            for ref in list(self._running):
+        if abort:   # a task's worker is ended; the hosts' episodes end with the hosts
+            for ref in list(self._running - self._on_hosts):
                 ray.cancel(ref, force=True)
         for host in self._hosts:
             ray.kill(host)

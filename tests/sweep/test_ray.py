@@ -83,18 +83,21 @@ def test_a_sweep_on_ray_equals_the_local_executor(tmp_path, ray_cluster, local_r
     assert again.run_id == report.run_id and not again.executed and len(again.skipped) == 12
 
 
-def _play_job_pids() -> set[int]:
-    """Ray worker processes playing a job now (Ray titles them after the running task)."""
-    found = set()
+def _titles() -> dict[int, bytes]:
+    """Every process's command line (Ray titles its workers after the running task)."""
+    titles = {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                title = Path(f"/proc/{entry}/cmdline").read_bytes()
+                titles[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes()
             except OSError:
                 continue
-            if title.startswith(b"ray::play_job"):
-                found.add(int(entry))
-    return found
+    return titles
+
+
+def _play_job_pids() -> set[int]:
+    """Ray worker processes playing a local agent's job now."""
+    return {pid for pid, title in _titles().items() if title.startswith(b"ray::play_job")}
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
@@ -132,6 +135,63 @@ def test_a_ray_worker_killed_mid_episode_reruns_its_job_once(tmp_path, ray_clust
     partial = read_transcript(attempts[0])   # a torn last line is allowed here
     assert partial.events and partial.events[0].type == "header"
     assert not any(e.type == "end" for e in partial.events)   # cut mid-episode
+
+
+def _fake_server_module():
+    """benchmarks/scheduler.py: its loopback fake provider answers each request with a legal
+    action chosen from the request alone (so concurrent episodes replay the same), after a
+    set latency."""
+    import importlib.util
+
+    path = Path(__file__).resolve().parents[2] / "benchmarks" / "scheduler.py"
+    spec = importlib.util.spec_from_file_location("scheduler_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
+def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_cluster):
+    bench = _fake_server_module()
+    with bench.FakeServer(latency=0.1) as server:
+        local_spec = bench.sweep_spec(server.base_url, 6, 6)
+        local = run_sweep(local_spec, tmp_path / "local")
+        spec = Sweep.from_data({**local_spec.canonical(), "executor": "ray"}, "test")
+        result: dict = {}
+        runner = threading.Thread(target=lambda: result.setdefault(
+            "report", run_sweep(spec, tmp_path / "ray")))
+        runner.start()
+        killed: list[int] = []
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline and runner.is_alive():
+            hosts = {pid for pid, title in _titles().items()
+                     if title.startswith(b"ray::EpisodeHost")}
+            if hosts and any((tmp_path / "ray" / "transcripts").glob("*.jsonl.gz")):
+                time.sleep(0.5)   # episodes in flight, a few calls in
+                os.kill(min(hosts), signal.SIGKILL)
+                killed.append(min(hosts))
+            time.sleep(0.02)
+        runner.join(timeout=120)
+    assert killed and not runner.is_alive()
+    report = result["report"]
+    assert report.counts() == {"done": 6}, [r.error for r in report.rows][:3]
+    assert report.lost, "no episode was in flight on the killed host"
+    assert {r.id: (r.score, r.raw_reward) for r in report.rows} == \
+        {r.id: (r.score, r.raw_reward) for r in local.rows}
+    with RunStore(tmp_path / "ray" / "run.sqlite", readonly=True) as store:
+        executions = {r.id: r.executions for r in store.jobs(report.run_id)}
+    assert executions == {r.id: 2 if r.id in report.lost else 1 for r in report.rows}
+    attempts = transcript_files(tmp_path / "ray" / "transcripts" / "attempts")
+    assert sorted(p.name.split(".")[0] for p in attempts) == sorted(report.lost)
+    for row in report.rows:   # the fake's replies carry a serial number: compare the play
+        assert _plays(tmp_path / "ray" / row.transcript) == \
+            _plays(tmp_path / "local" / row.transcript), row.id
+
+
+def _plays(path: Path) -> list[tuple]:
+    """A transcript's observations and actions, in order."""
+    return [(e.phase, e.action, e.valid) if e.type == "action" else (e.phase, e.observation)
+            for e in read_transcript(path).events if e.type in ("action", "observation")]
 
 
 def _capped(fake: FakeProvider, cap: float, seeds: list[int]) -> Sweep:
