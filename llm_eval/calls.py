@@ -30,7 +30,7 @@ from .errors import LlmEvalError
 from .pricing import Cost, PriceBook, price
 
 __all__ = ["CallPolicy", "Attempt", "CallResult", "FatalProviderError", "InfrastructureError",
-           "call", "call_sync", "sleep"]
+           "CONTEXT_OVERFLOW", "call", "call_sync", "sleep"]
 
 
 async def sleep(seconds: float) -> None:
@@ -78,6 +78,9 @@ class CallResult:
     @property
     def retries(self) -> int:
         return len(self.attempts) - 1
+
+
+CONTEXT_OVERFLOW = "context_overflow"   # the reason of a request over the model's window
 
 
 class FatalProviderError(LlmEvalError):

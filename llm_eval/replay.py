@@ -54,6 +54,7 @@ from adapters.base import Adapter
 from adapters.replay import recording_key
 from adapters.types import Fatal, ImagePart, Request, Response
 
+from .calls import CONTEXT_OVERFLOW
 from .errors import LlmEvalError
 from .runstore import STORE_FILE, JobRow, RunStore
 from .sweep.spec import Job, Sweep, is_human, plays_without_model
@@ -68,6 +69,8 @@ __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "Outline", "outlin
 
 IGNORED = {"time", "schema_version"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
+                   # the same request refused at the same point; the provider's words differ
+                   "context_exhausted": {"attempts", "message", "provider"},
                    "header": {"run_id", "versions"}}
 SKIPPED_BECAUSE = "the job's status is "   # then the end status, or unfinished
 
@@ -107,7 +110,7 @@ class TranscriptReplay(Adapter):
     def __init__(self, path: str | Path, transcript: Transcript | None = None) -> None:
         self.path = Path(path)
         events = transcript.events if transcript is not None else TranscriptStream(self.path)
-        self._calls = (e for e in events if e.type == "model_call")
+        self._calls = (e for e in events if e.type in ("model_call", "context_exhausted"))
         super().__init__(str(self.path))
         self.used = 0
         self.from_stored = 0
@@ -124,6 +127,16 @@ class TranscriptReplay(Adapter):
         # replayed [redacted], and so is every later request quoting it); older transcripts
         # hold the plain canonical hash, the same whenever there was nothing to scrub
         digest = recording_key(request)
+        if recorded.type == "context_exhausted":   # refused for its length: refuse it again
+            if recorded.request_hash != digest:
+                raise Fatal(f"replay mismatch: {self.path}: model call {n} (phase "
+                            f"{recorded.phase}, step {recorded.step}) sends request "
+                            f"{digest[:16]}..., the transcript recorded the refusal of "
+                            f"{recorded.request_hash[:16]}...", reason="replay_mismatch",
+                            provider=self.provider)
+            self.used += 1
+            raise Fatal(f"{CONTEXT_OVERFLOW}: {recorded.message}", reason=CONTEXT_OVERFLOW,
+                        provider=self.provider)
         if recorded.request_hash not in (digest, request.canonical_hash()):
             if not holds_capped(recorded.request) or \
                     stored_hash(_as_stored(request)) != stored_hash(recorded.request):

@@ -5,16 +5,18 @@
 - ``runs(id, name, spec, created_at, updated_at)``: one row per set of jobs run in the
   directory (``spec``: the latest spec that ran them, as JSON, which a resume reuses);
 - ``jobs(run_id, id, settings, status, score, raw_reward, usage, cost_usd, transcript, error,
-  executions, created_at, started_at, finished_at, spent_usd)``: one row per job of a run
+  executions, created_at, started_at, finished_at, spent_usd, ended)``: one row per job of a run
   (``settings`` and ``usage`` as JSON; ``usage`` and ``cost_usd`` are the latest execution's,
   ``spent_usd`` the cost of every execution so far, which the spend cap counts). ``status``
   moves ``queued -> running -> done | failed | infra_error``, or back to ``queued`` when an
   execution was stopped (a spend cap, Ctrl-C); a job that is not ``done`` is run again on
   resume (``running`` means the previous run stopped in the middle of it). A job one run
   did is not run again by another run of the same directory: ``adopt_done`` marks it done
-  there with the first run's result.
+  there with the first run's result. ``ended`` is set on a done job whose episode was cut
+  short and scored as it stood: "context" (the model's context was full).
 
-Schema 2 added ``spent_usd``; a schema-1 store is upgraded in place when opened.
+Schema 2 added ``spent_usd``, schema 3 ``ended``; an older store is upgraded in place when
+opened for writing.
 
 Writers: only the scheduler's thread writes, under the run directory's lock (``runlock``),
 and every change is one transaction; a status move reads the status and writes the new one
@@ -26,7 +28,7 @@ Readers: ``RunStore(path, readonly=True)`` (``report``, ``replay``, ``compare``,
 analysis) writes nothing, not even a ``-wal`` or ``-shm`` file: it opens the file with SQLite's
 ``mode=ro``, or ``immutable=1`` when nothing can be writing it (the file is in WAL mode with
 no ``-wal`` beside it, or the directory is not writable); it neither creates tables nor
-upgrades a schema-1 store (whose rows read with ``spent_usd`` 0).
+upgrades an older store (whose rows read with ``spent_usd`` 0 and no ``ended``).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ __all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "STORE
 STORE_FILE = "run.sqlite"
 STATUSES = ("queued", "running", "done", "failed", "infra_error")
 FINISHED = ("done",)
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 _OPEN_WAIT_S = 60.0     # how long opening waits out other connections switching modes
 _OPEN_RETRY_S = 0.02
 
@@ -64,7 +66,7 @@ CREATE TABLE IF NOT EXISTS jobs (
     score REAL, raw_reward REAL, usage TEXT, cost_usd REAL, transcript TEXT, error TEXT,
     executions INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,
-    spent_usd REAL NOT NULL DEFAULT 0,
+    spent_usd REAL NOT NULL DEFAULT 0, ended TEXT,
     PRIMARY KEY (run_id, id));
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
 """
@@ -113,6 +115,7 @@ class JobRow:
     started_at: str | None
     finished_at: str | None
     spent_usd: float = 0.0
+    ended: str | None = None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> JobRow:
@@ -141,8 +144,8 @@ class RunStore:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
         version = self._db.execute(
             "SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
-        if int(version) == 1:
-            self._upgrade_from_1()
+        if int(version) in (1, 2):
+            self._upgrade_from(int(version))
             version = SCHEMA_VERSION
         if int(version) != SCHEMA_VERSION:
             raise RunStoreError(f"{self.path}: run store schema {version} is not supported "
@@ -193,14 +196,16 @@ class RunStore:
                 "SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
-        if row is None or int(row[0]) not in (1, SCHEMA_VERSION):
+        if row is None or int(row[0]) not in (1, 2, SCHEMA_VERSION):
             raise RunStoreError(f"{self.path}: run store schema {row and row[0]} is not "
                                 f"supported (this program uses {SCHEMA_VERSION})")
 
-    def _upgrade_from_1(self) -> None:
+    def _upgrade_from(self, version: int) -> None:
         with self._write() as db:
-            db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
-            db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
+            if version < 2:
+                db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
+                db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
+            db.execute("ALTER TABLE jobs ADD COLUMN ended TEXT")
             db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
                        (str(SCHEMA_VERSION),))
 
@@ -297,12 +302,15 @@ class RunStore:
                    "executions=executions+1", (_now(), transcript))
 
     def finish(self, run_id: str, job_id: str, *, score: float, raw_reward: float,
-               usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
+               usage: dict[str, Any] | None = None, cost_usd: float | None = None,
+               ended: str | None = None) -> None:
+        """Mark a job ``done`` with its score; ``ended`` "context" when its episode was cut
+        short by the model's context and scored as it stood."""
         self._move(run_id, job_id, "done",
                    "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?, "
-                   "spent_usd=spent_usd+?",
+                   "spent_usd=spent_usd+?, ended=?",
                    (score, raw_reward, json.dumps(usage) if usage is not None else None,
-                    cost_usd, _now(), cost_usd or 0.0))
+                    cost_usd, _now(), cost_usd or 0.0, ended))
 
     def fail(self, run_id: str, job_id: str, status: str, error: str, *,
              usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
@@ -338,14 +346,15 @@ class RunStore:
         with self._write() as db:
             rows = db.execute(
                 "SELECT mine.id, done.score, done.raw_reward, done.usage, done.cost_usd, "
-                "done.transcript, done.finished_at FROM jobs AS mine JOIN jobs AS done "
+                "done.transcript, done.finished_at, done.ended FROM jobs AS mine "
+                "JOIN jobs AS done "
                 "ON done.id = mine.id AND done.run_id != mine.run_id AND done.status = 'done' "
                 "WHERE mine.run_id = ? AND mine.status = 'queued' ORDER BY done.finished_at",
                 (run_id,)).fetchall()
             adopted = {r[0]: r[1:] for r in rows}   # the latest finish of a job wins
             db.executemany(
                 "UPDATE jobs SET status='done', score=?, raw_reward=?, usage=?, cost_usd=?, "
-                "transcript=?, finished_at=?, error=NULL WHERE run_id=? AND id=? "
+                "transcript=?, finished_at=?, ended=?, error=NULL WHERE run_id=? AND id=? "
                 "AND status='queued'",
                 [(*values, run_id, job) for job, values in adopted.items()])
         return list(adopted)

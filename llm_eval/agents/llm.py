@@ -13,7 +13,10 @@ unknown tool, bad arguments, text without an action line) becomes ``InvalidReply
 so the phase counts it as an invalid action without a tick, and the adapter's message goes back
 to the model on the next turn (as the error result of its tool calls). Retries happen in one
 place, ``llm_eval.calls``; when they run out ``InfrastructureError`` propagates: the episode is
-an infrastructure error, never a score.
+an infrastructure error, never a score. A provider that answers with its context-length error
+(the request no longer fits the model's window) ends the episode where it stands:
+``ContextExhausted``, scored as it is, with ``agent.refusal`` describing the refused call for
+the transcript.
 
 Under the ``autumnbench`` protocol (observations carry the harness's ``text``) a turn is that
 text and the variant's ``turn.md`` filled with the offered action strings (the harness's
@@ -48,11 +51,12 @@ from adapters.classify import scrub
 from adapters.replay import recording_key
 
 from ..autumn import Frame
-from ..calls import CallPolicy, call
+from ..calls import CONTEXT_OVERFLOW, CallPolicy, FatalProviderError, call
 from ..pricing import PriceBook
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
+from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
 from .prompts import PromptSet, load_prompts
 
@@ -138,8 +142,18 @@ class LLMAgent:
         turn = self._turn(observation)
         self._turns.append(turn)
         request = self._request(observation)
-        result = self._run(call(self.adapter, request, policy=self.policy, prices=self.prices,
-                                priced_as=self.model))
+        try:
+            result = self._run(call(self.adapter, request, policy=self.policy,
+                                    prices=self.prices, priced_as=self.model))
+        except FatalProviderError as exc:
+            if exc.reason != CONTEXT_OVERFLOW:
+                raise
+            self._turns.pop()   # never answered
+            self.refusal = {"index": len(self.calls), "phase": observation.phase,
+                            "step": observation.step, "request_hash": recording_key(request),
+                            "message": scrub(str(exc)), "provider": exc.provider,
+                            "attempts": scrub([a.to_dict() for a in exc.attempts])}
+            raise ContextExhausted(str(exc)) from exc
         response = result.response
         reply = read_reply(response, observation.actions, self.config.tool_mode)
         if isinstance(reply, InvalidAction) and observation.text is not None:
@@ -166,6 +180,7 @@ class LLMAgent:
     # -- state -----------------------------------------------------------------------------------
     def _start_episode(self, start: EpisodeStart | None) -> None:
         self.calls = []
+        self.refusal: dict[str, Any] | None = None   # the call refused for its length
         self._turns: list[_Turn] = []
         self._phase: str | None = None
         self._instructions: dict[str, str] = {}

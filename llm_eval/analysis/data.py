@@ -4,7 +4,9 @@
 per job of every run stored there, in store order. An ``Episode`` keeps the job's settings,
 status, score, usage and cost, and the absolute path of its transcript; its properties name
 the settings the analysis groups by. Only ``done`` episodes have a score; ``infra_error``
-ones (retries exhausted) are never scored and are counted apart.
+ones (retries exhausted) are never scored and are counted apart. A done episode the model's
+full context cut short (``ended`` "context") is scored as it stood and counted in every
+mean; ``ended_on_context`` lets a table show how many there were.
 
 A directory given twice is read once, and a job that several runs name (the same job id:
 the same settings), in one directory or in several, is one episode: the done one if any, else
@@ -45,6 +47,7 @@ class Episode:
     cost_usd: float | None
     transcript: Path | None
     spent_usd: float = 0.0   # every execution's cost, interrupted and failed ones included
+    ended: str | None = None   # a done episode cut short and scored as it stood: "context"...
 
     def knob(self, name: str) -> Any:
         """The job's setting ``name`` (None when the job has no such setting)."""
@@ -78,6 +81,12 @@ class Episode:
     def is_done(self) -> bool:
         """Finished and scored: the only episodes whose scores are aggregated."""
         return self.status == "done" and self.score is not None
+
+    @property
+    def ended_on_context(self) -> bool:
+        """Done and scored, but ended early because the model's context was full (counted in
+        the means like any done episode, and shown apart)."""
+        return self.is_done and self.ended == "context"
 
     @property
     def is_infra_error(self) -> bool:
@@ -147,7 +156,7 @@ def _read_run_dir(given: Path, run_dir: Path) -> list[Episode]:
     return [Episode(run_dir=run_dir, run_id=row.run_id, job_id=row.id, settings=row.settings,
                     status=row.status, score=row.score, usage=row.usage,
                     cost_usd=row.cost_usd, transcript=_transcript_path(run_dir, row.transcript),
-                    spent_usd=row.spent_usd)
+                    spent_usd=row.spent_usd, ended=row.ended)
             for row in rows]
 
 

@@ -200,6 +200,7 @@ class GroupRow:
     n_infra_error: int
     n_failed: int
     n_unfinished: int
+    n_context: int = 0   # of the done ones, those cut short by the model's context
 
 
 def aggregate(episodes: Iterable[Episode], by: tuple[str, ...], *, n_boot: int = 2000,
@@ -219,7 +220,8 @@ def aggregate(episodes: Iterable[Episode], by: tuple[str, ...], *, n_boot: int =
             key=key, by=by, estimate=result, n_done=len(done),
             n_infra_error=sum(e.is_infra_error for e in members),
             n_failed=sum(e.status == "failed" for e in members),
-            n_unfinished=sum(e.status in UNFINISHED for e in members)))
+            n_unfinished=sum(e.status in UNFINISHED for e in members),
+            n_context=sum(e.ended_on_context for e in members)))
     return rows
 
 

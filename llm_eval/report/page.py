@@ -191,7 +191,9 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
     families = [f for f in FAMILIES if any(k[1] == f for k in by_family)] + \
         sorted({k[1] for k in by_family if k[1] not in FAMILIES}, key=str)
     header = tag("tr", tag("th", "model"), *[tag("th", f) for f in families],
-                 tag("th", "overall"), tag("th", "done"), tag("th", "infra errors"),
+                 tag("th", "overall"), tag("th", "done"),
+                 tag("th", "ended on context", title="done and scored as they stood: the "
+                     "model's context was full"), tag("th", "infra errors"),
                  tag("th", "failed"), tag("th", "unfinished"))
     rows = []
     for model in models:
@@ -201,6 +203,7 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
         rows.append(tag("tr", tag("th", model), *cells,
                         _estimate_cell(total, model=model, family="overall"),
                         tag("td", total.n_done, class_="num"),
+                        tag("td", total.n_context, class_="num"),
                         tag("td", total.n_infra_error, class_="num"
                             + (" bad" if total.n_infra_error else "")),
                         tag("td", total.n_failed, class_="num"),

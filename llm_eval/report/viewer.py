@@ -370,6 +370,11 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
             if event.type == "infrastructure_error":
                 errors.append(tag("div", f"infrastructure error ({event.error_class}): ",
                                   tag("code", _clip(event.message, limits)), class_="bad"))
+            elif event.type == "context_exhausted":
+                errors.append(tag("div", f"ended on the model's context (model call "
+                                         f"{event.index}, {event.phase} step {event.step}; "
+                                         f"scored as it stood): ",
+                                  tag("code", _clip(event.message, limits)), class_="bad"))
             elif event.type == "end" and event.error:
                 errors.append(tag("div", f"ended {event.status}: ",
                                   tag("code", _clip(event.error, limits)), class_="bad"))

@@ -4,7 +4,10 @@
 in a worker thread). It writes the header, streams the episode's events and model calls, then
 the score or the failure, and ``end``; it returns a ``JobOutcome`` for the run store. A model
 call whose retries run out makes the job ``infra_error`` (never scored); a provider refusal,
-a missing key or any other exception makes it ``failed``. Neither is raised.
+a missing key or any other exception makes it ``failed``. Neither is raised. A provider that
+answers with its context-length error ends the episode where it stands: the job is ``done``
+and scored, ``ended`` "context" (``JobOutcome.ended``, the store's ``ended``), and the refused
+call is a ``context_exhausted`` event of the transcript (a replay refuses it the same way).
 
 Hooks for the scheduler and replay: ``stop()`` is asked before every observation reaches the
 agent (so before every model call); a reason it returns ends the episode there, unscored, as
@@ -53,6 +56,7 @@ class JobOutcome:
     usage: dict[str, Any] | None = None
     cost_usd: float | None = None
     error: str | None = None
+    ended: str | None = None        # "context": scored, but cut short by the model's context
 
 
 def job_task(job: Job):
@@ -208,9 +212,13 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
             close = getattr(agent, "close", None)
             if callable(close):
                 close()
+        refusal = getattr(agent, "refusal", None)
+        if result.ended == "context" and refusal is not None:
+            recorder.context_exhausted(refusal)
         recorder.score(result)
         recorder.end("done")
-        return _outcome(agent, "done", score=result.score, raw_reward=result.raw_reward)
+        return _outcome(agent, "done", score=result.score, raw_reward=result.raw_reward,
+                        ended=result.ended or None)
 
 
 def _outcome(agent, status: str, **fields: Any) -> JobOutcome:

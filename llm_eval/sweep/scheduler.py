@@ -106,7 +106,7 @@ def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
         return None
     usage, cost = usage_of(calls) if calls else (None, None)
     return JobOutcome("done", score=score.score, raw_reward=score.raw_reward, usage=usage,
-                      cost_usd=cost)
+                      cost_usd=cost, ended=score.result.get("ended") or None)
 
 
 def _keep_earlier(path: Path, executions: int) -> None:
@@ -270,7 +270,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
             if finished is not None:   # killed between its episode's end and the store's
                 store.finish(run_id, row.id, score=finished.score,
                              raw_reward=finished.raw_reward, usage=finished.usage,
-                             cost_usd=finished.cost_usd)
+                             cost_usd=finished.cost_usd, ended=finished.ended)
                 report.recovered.append(row.id)
         store.requeue_unfinished(run_id)
         report.adopted = store.adopt_done(run_id)
@@ -332,7 +332,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 if outcome.status == "done":
                     store.finish(run_id, job.id, score=outcome.score,
                                  raw_reward=outcome.raw_reward, usage=outcome.usage,
-                                 cost_usd=outcome.cost_usd)
+                                 cost_usd=outcome.cost_usd, ended=outcome.ended)
                 elif outcome.status == "interrupted":
                     store.stopped(run_id, job.id, outcome.error or "stopped",
                                   usage=outcome.usage, cost_usd=outcome.cost_usd)

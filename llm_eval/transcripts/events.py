@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart",
            "ObservationEvent", "ModelCall", "ActionEvent", "PhaseEnd", "Score",
-           "InfrastructureErrorEvent", "End", "parse_event", "now"]
+           "InfrastructureErrorEvent", "ContextExhaustedEvent", "End", "parse_event", "now"]
 
 SCHEMA_VERSION = 2
 READ_VERSIONS = (1, 2)   # the schema versions this program reads
@@ -138,6 +138,22 @@ class InfrastructureErrorEvent(_Event):
     attempts: list[dict[str, Any]] = Field(default_factory=list)
 
 
+class ContextExhaustedEvent(_Event):
+    """The provider answered a model call with its context-length error: the episode ended
+    there and was scored as it stood (``end`` is ``done``). ``request_hash`` is the refused
+    request's (a replay answers that request with the same refusal); ``index``, ``phase`` and
+    ``step`` place it like a ``model_call``."""
+
+    type: Literal["context_exhausted"] = "context_exhausted"
+    index: int
+    phase: str
+    step: int
+    request_hash: str
+    message: str
+    provider: str | None = None
+    attempts: list[dict[str, Any]] = Field(default_factory=list)
+
+
 class End(_Event):
     type: Literal["end"] = "end"
     status: Literal["done", "failed", "infra_error", "interrupted"]
@@ -145,7 +161,8 @@ class End(_Event):
 
 
 Event = Annotated[Union[Header, PhaseStart, ObservationEvent, ModelCall, ActionEvent, PhaseEnd,
-                        Score, InfrastructureErrorEvent, End], Field(discriminator="type")]
+                        Score, InfrastructureErrorEvent, ContextExhaustedEvent, End],
+                  Field(discriminator="type")]
 
 _ADAPTER: TypeAdapter = TypeAdapter(Event)
 

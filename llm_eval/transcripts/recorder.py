@@ -14,8 +14,8 @@ from typing import Any
 
 from adapters.classify import scrub
 
-from .events import (ActionEvent, End, InfrastructureErrorEvent, ModelCall, ObservationEvent,
-                     PhaseEnd, PhaseStart, Score)
+from .events import (ActionEvent, ContextExhaustedEvent, End, InfrastructureErrorEvent,
+                     ModelCall, ObservationEvent, PhaseEnd, PhaseStart, Score)
 from .io import TranscriptWriter
 
 __all__ = ["EpisodeRecorder"]
@@ -77,6 +77,10 @@ class EpisodeRecorder:
         self.writer.write(InfrastructureErrorEvent(
             error_class=type(exc).__name__, message=scrub(str(exc)),
             provider=getattr(exc, "provider", None), attempts=scrub(attempts)))
+
+    def context_exhausted(self, refusal: dict[str, Any]) -> None:
+        """The call the provider refused for its length (the LLM agent's ``refusal``)."""
+        self.writer.write(ContextExhaustedEvent(**refusal))
 
     def end(self, status: str, error: str | None = None) -> None:
         self.writer.write(End(status=status, error=scrub(error) if error else None))

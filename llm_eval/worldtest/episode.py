@@ -23,7 +23,9 @@ scores 0). ``ticks_per_action`` (worldtest; default the task's, else 1) runs tha
 per interaction action and shows every intermediate frame.
 
 An agent ends the episode early by raising ``StopEpisode`` (a script that has run out): the
-test is then scored as it stands, ``ended`` "stopped".
+test is then scored as it stands, ``ended`` "stopped"; ``ContextExhausted`` (the model's
+context is full) does the same with ``ended`` "context". ``EpisodeResult.ended`` says how the
+episode ended: "context" or "stopped" when it was cut short so, else "".
 
 Errors raised by the agent itself propagate (an agent's bug, or an infrastructure failure the
 scheduler classifies); the world program's errors propagate as ``AutumnError``.
@@ -49,13 +51,25 @@ if TYPE_CHECKING:  # the runner drives agents; agents import observations, not t
     from ..agents.base import Agent
 
 __all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats",
-           "Observer", "StopEpisode", "PROTOCOLS"]
+           "Observer", "StopEpisode", "ContextExhausted", "PROTOCOLS"]
 
 PROTOCOLS = ("worldtest", "autumnbench")
 
 
 class StopEpisode(Exception):
-    """Raised by an agent's ``act`` to end the episode where it stands (module docstring)."""
+    """Raised by an agent's ``act`` to end the episode where it stands (module docstring);
+    ``ended`` is what the phase it ends records as its end."""
+
+    ended = "stopped"
+
+
+class ContextExhausted(StopEpisode):
+    """Raised by a model's agent when the provider answers that the request no longer fits the
+    model's context window: the episode ends there and its test is scored as it stands,
+    ``ended`` "context" (the published harness scores such an episode too; an agent that runs
+    out of context is not dropped from the mean)."""
+
+    ended = "context"
 
 Observer = Callable[[str, dict[str, Any]], None]
 
@@ -116,6 +130,15 @@ class EpisodeResult:
         return self.interaction.invalid_actions + self.test.invalid_actions
 
     @property
+    def ended(self) -> str:
+        """"context" or "stopped" when the agent cut the episode short (``StopEpisode``),
+        else ""."""
+        for phase in (self.interaction, self.test):
+            if phase.ended in (ContextExhausted.ended, StopEpisode.ended):
+                return phase.ended
+        return ""
+
+    @property
     def reset_share(self) -> float:
         """Resets as a share of the valid interaction actions (WORLDTEST.md 7)."""
         return self.resets / self.interaction.steps if self.interaction.steps else 0.0
@@ -128,6 +151,8 @@ class EpisodeResult:
                 "invalid_actions": self.invalid_actions,
                 "coverage": {"covered": self.coverage[0], "total": self.coverage[1]},
                 "runs": [list(r) for r in self.runs]}
+        if self.ended:   # only then, so the results of episodes played out keep their shape
+            data["ended"] = self.ended
         if steps:
             data["steps"] = [r.to_dict() for r in self.records]
         return data
@@ -192,9 +217,10 @@ def _play(phase: Phase, agent: "Agent", records: list[StepRecord],
                                "observation": observation})
         try:
             action = agent.act(observation)
-        except StopEpisode:
-            phase.stop("the agent stopped the episode")
-            phase.ended = "stopped"
+        except StopEpisode as exc:
+            phase.stop("the agent stopped the episode" if exc.ended == "stopped" else
+                       f"the agent stopped the episode ({exc.ended}: {exc})")
+            phase.ended = exc.ended
             notify("phase_end", {"phase": phase.name, "stats": _stats(phase), "reward": 0.0})
             raise
         shown = action if isinstance(action, str) else repr(action)
@@ -249,13 +275,13 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
                                protocol=protocol,
                                cap=None if cap is None else max(1, cap - len(records)))
         _play(test, agent, records, observer, cap)
-    except StopEpisode:
+    except StopEpisode as exc:
         if test is None:
             test = make_test_phase(task, background=interaction.world.frame.background,
                                    programs_root=programs_root, protocol=protocol,
                                    max_consecutive_invalid=max_consecutive_invalid,
                                    cap=None if cap is None else max(1, cap - len(records)))
-            test.ended = "stopped"
+            test.ended = exc.ended
     raw = getattr(test, "raw_reward", None)
     raw = test.score if raw is None else raw
     return EpisodeResult(

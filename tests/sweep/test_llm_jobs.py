@@ -166,3 +166,54 @@ def test_a_key_the_server_echoes_reaches_no_file_and_the_run_still_replays(tmp_p
     monkeypatch.delenv("OPENAI_API_KEY")
     ((path, stored),) = replay_checks(tmp_path)
     assert replay_check(path, stored).status == "reproduced"
+
+
+CONTEXT_ERROR = {"error": {
+    "message": "This model's maximum context length is 8192 tokens. However, your messages "
+               "resulted in 8301 tokens. Please reduce the length of the messages.",
+    "type": "invalid_request_error", "param": "messages", "code": "context_length_exceeded"}}
+
+
+def test_a_full_context_ends_the_episode_scored_done_and_counted(tmp_path, monkeypatch):
+    """The provider's context-length error is not an infrastructure error: the episode ends
+    where it stands and is scored (an MFP test left unanswered scores 0), the job is done with
+    ``ended`` context, a resume leaves it alone, the leaderboard counts it in the mean and
+    apart, and the transcript replays (the refused request is refused again)."""
+    from llm_eval.analysis.data import load_episodes
+    from llm_eval.analysis.stats import aggregate
+    from llm_eval.replay import replay_check, replay_checks
+    from llm_eval.report.page import build_report
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    actions = reference_actions("hunters", "mfp")
+    test_starts = actions.index("go-to-test") + 1
+    with FakeProvider() as fake:
+        for i, action in enumerate(actions[:test_starts]):   # full at the test's first turn
+            fake.reply(reply(i, action))
+        fake.error(400, CONTEXT_ERROR)
+        spec = spec_for(fake)
+        report = run_sweep(spec, tmp_path)
+        asked = len(fake.seen)
+        (row,) = report.rows
+        assert row.status == "done" and row.score == 0.0 and row.ended == "context", row.error
+        assert row.usage["calls"] == test_starts and asked == test_starts + 1
+        again = run_sweep(spec, tmp_path)   # done: not run (and not paid for) again
+        assert again.executed == [] and len(fake.seen) == asked
+    transcript = read_transcript(tmp_path / row.transcript)
+    (refused,) = transcript.of_type("context_exhausted")
+    assert (refused.index, refused.phase) == (test_starts, "mfp")
+    assert "maximum context length" in refused.message
+    assert [a["outcome"] for a in refused.attempts] == ["fatal"]
+    (score,) = transcript.of_type("score")
+    assert score.result["ended"] == "context" and score.result["test"]["ended"] == "context"
+    assert transcript.events[-1].status == "done"
+    (episode,) = load_episodes([tmp_path])
+    assert episode.is_done and episode.ended_on_context
+    (arm,) = aggregate([episode], ("model",))
+    assert arm.n_done == 1 and arm.n_context == 1 and arm.estimate.n == 1
+    page = build_report([tmp_path], tmp_path / "report.html").read_text()
+    assert "ended on context" in page and "ended on the model&#x27;s context" in page
+    monkeypatch.delenv("OPENAI_API_KEY")
+    ((path, stored),) = replay_checks(tmp_path)
+    assert replay_check(path, stored).status == "reproduced"
+    no_secret_on_disk(tmp_path)

@@ -15,7 +15,7 @@ import time
 from fake_provider import FakeProvider
 from test_llm_jobs import MODEL, SECRET, reference_actions, reply
 
-from llm_eval.runstore import RunStore
+from llm_eval.runstore import SCHEMA_VERSION, RunStore
 from llm_eval.sweep import JobOutcome, Sweep, run_sweep
 from llm_eval.sweep.progress import LineProgress, Progress, make_progress
 from llm_eval.transcripts import read_transcript, transcript_files, transcript_name
@@ -179,8 +179,31 @@ def test_a_schema_1_store_is_upgraded_in_place(tmp_path):
                    ('r', 'b', '{}', 'queued', NULL, NULL, 't');
     """)
     db.close()
+    with RunStore(path, readonly=True) as store:   # a reader of an old store: no ended
+        assert [j.ended for j in store.jobs("r")] == [None, None]
     with RunStore(path) as store:
         assert store.total_cost("r") == 0.25
         assert [j.spent_usd for j in store.jobs("r")] == [0.25, 0.0]
-    with RunStore(path) as store:   # and opens again as schema 2
+        assert [j.ended for j in store.jobs("r")] == [None, None]
+        store.start("r", "b", "t.jsonl")
+        store.finish("r", "b", score=0.0, raw_reward=0.0, ended="context")
+    with RunStore(path) as store:   # and opens again as the current schema
         assert store.job("r", "a").score == 1.0
+        assert store.job("r", "b").ended == "context"
+        version = store._db.execute("SELECT value FROM meta").fetchone()[0]
+    assert int(version) == SCHEMA_VERSION == 3
+
+
+def test_a_schema_2_store_gains_ended(tmp_path):
+    path = tmp_path / "run.sqlite"
+    with RunStore(path) as store:
+        store.add_run("r", "n", {})
+    db = sqlite3.connect(path)   # as schema 2 left it: no ended column
+    db.executescript("""
+        ALTER TABLE jobs DROP COLUMN ended;
+        UPDATE meta SET value='2' WHERE key='schema_version';
+    """)
+    db.close()
+    with RunStore(path) as store:
+        assert store.runs()[0]["id"] == "r"
+        assert "ended" in {r[1] for r in store._db.execute("PRAGMA table_info(jobs)")}

@@ -121,6 +121,28 @@ def test_agent_that_only_answers_nonsense_ends_with_score_zero():
     assert result.interaction.ended == "truncated" and result.test.ended == "truncated"
 
 
+@pytest.mark.parametrize("full_at", [2, 6])   # in the interaction phase; in the test
+def test_a_full_context_ends_the_episode_scored_as_it_stands(full_at):
+    from llm_eval.worldtest.episode import ContextExhausted
+
+    class Full:
+        def __init__(self):
+            self.actions = ["noop", "noop", "go-to-test", "noop", "noop", "noop"]
+
+        def act(self, observation):
+            if not self.actions or len(self.actions) == 6 - full_at:
+                raise ContextExhausted("maximum context length exceeded")
+            return self.actions.pop(0)
+
+    result = run_episode(W.planning_task(), Full())
+    assert result.ended == "context" and result.score == 0.0
+    phase = result.interaction if full_at < 3 else result.test
+    assert phase.ended == "context" and result.to_dict()["ended"] == "context"
+    assert len(result.records) == full_at
+    played_out = run_episode(W.planning_task(), Scripted(["go-to-test"] + ["noop"] * 99))
+    assert played_out.ended == "" and "ended" not in played_out.to_dict()
+
+
 def test_agent_hook_gets_the_budget_only():
     agent = Recorder(Scripted(["go-to-test", "quit"]))
     run_episode(W.planning_task(), agent, interaction_steps=7)
