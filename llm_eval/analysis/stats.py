@@ -51,7 +51,8 @@ import numpy as np
 from .data import AnalysisError, Episode
 
 __all__ = ["Estimate", "estimate", "GroupRow", "aggregate", "Comparison", "paired_comparison",
-           "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "arm_key",
+           "sign_flip_p", "setting_label", "natural_key", "by_arm", "arm_labels", "arm_model",
+           "arm_key",
            "ARM_SETTINGS", "task_key", "mixed_settings", "mix_text", "EXACT_MAX_PAIRS",
            "CONFIDENCE"]
 
@@ -99,18 +100,27 @@ ARM_SETTINGS = ("protocol", "prompt", "rendering", "history", "interaction_steps
 SETTING_DEFAULTS = {"protocol": "worldtest", "ticks_per_action": 1}
 
 
+def arm_model(model: Any) -> str:
+    """The model part of an arm: ``human`` for every participant (``human/<name>``: people
+    are one arm, as in the published comparison), else the model itself."""
+    from ..sweep.spec import is_human
+
+    model = str(model or "")
+    return "human" if is_human(model) else model
+
+
 def arm_labels(settings: Sequence[dict[str, Any]]) -> list[str]:
-    """Each settings' arm: its model plus every ``ARM_SETTINGS`` value that varies among the
-    settings of that model (``openai/m prompt=reflective history=3``); just the model when
-    nothing varies."""
+    """Each settings' arm: its model (``arm_model``: every participant is ``human``) plus
+    every ``ARM_SETTINGS`` value that varies among the settings of that model
+    (``openai/m prompt=reflective history=3``); just the model when nothing varies."""
     seen: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for one in settings:
         for key in ARM_SETTINGS:
-            seen[str(one.get("model", ""))][key].add(
+            seen[arm_model(one.get("model"))][key].add(
                 setting_label(one.get(key, SETTING_DEFAULTS.get(key))))
     labels = []
     for one in settings:
-        model = str(one.get("model", ""))
+        model = arm_model(one.get("model"))
         varying = [k for k in ARM_SETTINGS if len(seen[model][k]) > 1]
         labels.append(" ".join([model] + [
             f"{k}={setting_label(one.get(k, SETTING_DEFAULTS.get(k)))}" for k in varying]))
@@ -259,8 +269,9 @@ def mixed_settings(episodes: Iterable[Episode],
     per_task: dict[tuple, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     for episode in episodes:
         values = per_task[task_key(episode, match)]
-        for key in keys:
-            values[key].add(setting_label(episode.knob(key)))
+        for key in keys:   # participants are one arm: people, not a model each
+            value = episode.knob(key)
+            values[key].add(arm_model(value) if key == "model" else setting_label(value))
     mixed: dict[str, set[str]] = defaultdict(set)
     for values in per_task.values():
         for key, seen in values.items():

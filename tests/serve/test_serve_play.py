@@ -3,6 +3,8 @@ exactly and appear in the report and the analysis."""
 
 from __future__ import annotations
 
+import re
+
 from serve_helpers import Participant, play_whole, serve_client
 
 from llm_eval.cli import main
@@ -102,18 +104,28 @@ def test_the_report_and_compare_show_the_human_arm_beside_a_model(server, tmp_pa
     p = Participant(client, "erin")
     p.start("gravity", "planning")
     p.play(["go-to-test", *task.hidden.witness])
+    q = Participant(client, "gus")   # a second person on the same task: the same arm
+    q.start("gravity", "planning")
+    q.play(["go-to-test", *task.hidden.witness[:1]] + ["noop"] * task.public.horizon)
     models = tmp_path / "models"
     assert main(["run", "--model", "random", "--worlds", "gravity", "--families", "planning",
                  "--interaction-steps", "5", "-o", str(models)]) == 0
     report = tmp_path / "report.html"
     assert main(["report", str(run_dir), str(models), "-o", str(report)]) == 0
     page = report.read_text(encoding="utf-8")
-    assert "human/erin" in page and "random" in page
+    assert "human/erin" in page and "human/gus" in page and "random" in page   # transcripts
+    # the leaderboard pools the participants into one human arm: 2 episodes, mean 0.5
+    board = page[page.index('id="leaderboard"'):page.index("</table>", page.index('id="leaderboard"'))]
+    assert "<th>human</th>" in board and "human/erin" not in board
+    assert 'data-model="human" data-family="overall"' in board
+    assert re.search(r'data-mean="0\.500000" data-n="2" data-model="human" '
+                     r'data-family="overall"', board), board
     capsys.readouterr()
     assert main(["compare", str(models), str(run_dir), "--match", "world", "family", "seed"]) == 0
     out = capsys.readouterr().out
     planning = next(line for line in out.splitlines() if line.startswith("planning"))
-    assert planning.split()[1:5] == ["1", "0.000", "1.000", "+1.000"]   # random 0, erin 1
+    # random 0; the people 1 and 0 on the one task: 0.5
+    assert planning.split()[1:5] == ["1", "0.000", "0.500", "+0.500"], out
 
 
 def test_a_server_stopped_mid_episode_leaves_the_job_queued_unscored(tmp_path):
