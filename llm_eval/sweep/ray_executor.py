@@ -20,8 +20,9 @@ the driver's node, created per run. Workers report each model call's cost to it
 question sees its last report). A paid job's episode asks it before every observation, so
 before every model call (``stop_reason``: the user's stop, or the spend cap reached by the
 whole cluster's live spend); a job of a free provider (the local agents, replays) only needs
-the user's stop, which each worker process hears through one pending ``wait_stopped`` call,
-looked at (``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The driver's stop
+the user's stop: asked once as its episode starts, then heard through one pending
+``wait_stopped`` call per worker process, looked at (``ray.wait``, no round trip) at most
+every ``STOP_POLL_S``. The driver's stop
 event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads the actor.
 
 A job whose worker dies (``WorkerCrashedError``; its host actor: ``ActorDiedError``, which Ray
@@ -67,13 +68,18 @@ REACH_TIMEOUT_S = 3.0
 def connect(address: str | None) -> bool:
     """Join the Ray cluster at ``address`` (``None``: Ray's default, ``RAY_ADDRESS`` or a new
     cluster on this machine; ``auto``: the cluster this node belongs to); True when this call
-    started Ray (``disconnect`` ends it), False when the process had joined one already."""
+    started Ray (``disconnect`` ends it), False when the process had joined one already (at
+    ``address``, when given as HOST:PORT)."""
     try:
         import ray
     except ImportError as exc:
         raise SpecError(f"executor: ray: Ray is not installed in this Python ({exc}); "
                         f"install it with {INSTALL_HINT}") from None
-    if ray.is_initialized():
+    if ray.is_initialized():   # e.g. a program that called ray.init itself
+        joined = ray.get_runtime_context().gcs_address
+        if address not in (None, "auto", "local", joined):
+            raise SpecError(f"ray_address {address!r} (--ray-address): this process has "
+                            f"already joined the Ray cluster at {joined}")
         return False
     if address not in (None, "auto", "local"):
         _check_reachable(address)
@@ -200,6 +206,9 @@ def _stop_hook(control, token: str, paid: bool) -> Callable[[], str | None]:
     if entry is None:
         _waiter.clear()   # a worker process outlives runs: keep only this run's
         entry = _waiter[token] = [control.wait_stopped.remote(), 0.0, None]
+    if entry[2] is None:   # a job that starts after a stop (it waited for a core) sees it
+        entry[2] = ray.get(control.stop_reason.remote(False))
+        entry[1] = time.monotonic() + STOP_POLL_S
 
     def stop() -> str | None:
         if entry[2] is None and time.monotonic() >= entry[1]:

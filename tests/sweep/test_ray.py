@@ -21,7 +21,8 @@ from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
 
 from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # noqa: E402
 from llm_eval.runstore import RunStore  # noqa: E402
-from llm_eval.sweep import SpecError, Sweep, run_sweep  # noqa: E402
+from llm_eval.sweep import SpecError, Sweep, resume, run_sweep  # noqa: E402
+from llm_eval.sweep.progress import Progress  # noqa: E402
 from llm_eval.transcripts import read_transcript, transcript_files  # noqa: E402
 
 SPEC = {"models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
@@ -83,6 +84,41 @@ def test_a_sweep_on_ray_equals_the_local_executor(tmp_path, ray_cluster, local_r
     assert again.run_id == report.run_id and not again.executed and len(again.skipped) == 12
 
 
+class StopAfterFirst(Progress):
+    """Sets ``stop`` when the first job ends, as the first Ctrl-C would."""
+
+    def __init__(self, stop: threading.Event) -> None:
+        super().__init__()
+        self.stop = stop
+
+    def finished(self, job, outcome, *, spent: float) -> None:
+        super().finished(job, outcome, spent=spent)
+        self.stop.set()
+
+
+def test_a_stop_reaches_episodes_on_ray_workers_and_resume_finishes_here(tmp_path,
+                                                                          ray_cluster):
+    spec = Sweep.from_data({**SPEC, "executor": "ray", "budgets": {"interaction_steps": 1000}},
+                           "test")
+    stop = threading.Event()
+    report = run_sweep(spec, tmp_path, stop=stop, progress=StopAfterFirst(stop))
+    counts = report.counts()
+    assert report.stopped_by_user and counts.get("running", 0) == 0 and counts["queued"] > 0
+    assert report.interrupted, [(r.settings["model"], r.settings["task"], r.status, r.executions, r.error) for r in report.rows]
+    for row in report.rows:
+        if row.id in report.interrupted:
+            assert read_transcript(tmp_path / row.transcript).events[-1].status == \
+                "interrupted"
+    # --resume DIR --executor local: the run Ray started, finished here
+    (finished,) = resume(tmp_path, executor="local")
+    assert finished.run_id == report.run_id and finished.counts() == {"done": 12}
+    with RunStore(tmp_path / "run.sqlite", readonly=True) as store:
+        assert store.runs()[0]["spec"]["executor"] == "local"
+    attempts = {p.name.split(".")[0] for p in
+                transcript_files(tmp_path / "transcripts" / "attempts")}
+    assert attempts == set(report.interrupted)
+
+
 def _titles() -> dict[int, bytes]:
     """Every process's command line (Ray titles its workers after the running task)."""
     titles = {}
@@ -93,6 +129,19 @@ def _titles() -> dict[int, bytes]:
             except OSError:
                 continue
     return titles
+
+
+def _episodes_under_way(transcripts: Path) -> list[Path]:
+    """Transcripts with a header and no ``end`` yet."""
+    found = []
+    for path in transcripts.glob("*.jsonl.gz"):
+        try:
+            events = read_transcript(path).events
+        except Exception:   # being written: a torn gzip member
+            continue
+        if events and not any(e.type == "end" for e in events):
+            found.append(path)
+    return found
 
 
 def _play_job_pids() -> set[int]:
@@ -113,8 +162,8 @@ def test_a_ray_worker_killed_mid_episode_reruns_its_job_once(tmp_path, ray_clust
     deadline = time.monotonic() + 60
     while not killed and time.monotonic() < deadline and runner.is_alive():
         playing = _play_job_pids()
-        if playing:
-            time.sleep(0.3)   # into the episode
+        # every worker playing a job is into its episode: as many transcripts begun, not ended
+        if playing and len(_episodes_under_way(tmp_path / "transcripts")) >= len(playing):
             for pid in sorted(playing & _play_job_pids())[:1]:
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
@@ -166,8 +215,8 @@ def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_
         while not killed and time.monotonic() < deadline and runner.is_alive():
             hosts = {pid for pid, title in _titles().items()
                      if title.startswith(b"ray::EpisodeHost")}
-            if hosts and any((tmp_path / "ray" / "transcripts").glob("*.jsonl.gz")):
-                time.sleep(0.5)   # episodes in flight, a few calls in
+            if hosts and _episodes_under_way(tmp_path / "ray" / "transcripts"):
+                time.sleep(0.2)   # episodes in flight, a call or two in
                 os.kill(min(hosts), signal.SIGKILL)
                 killed.append(min(hosts))
             time.sleep(0.02)
@@ -242,7 +291,7 @@ def test_no_key_reaches_the_ray_logs(ray_cluster):
             assert SECRET.encode() not in path.read_bytes(), path
 
 
-def test_ray_settings_are_checked(monkeypatch, tmp_path):
+def test_ray_settings_are_checked(monkeypatch, tmp_path, capsys, ray_cluster):
     with pytest.raises(SpecError, match="ray_address: only with executor: ray"):
         Sweep.from_data({**SPEC, "ray_address": "10.0.0.5:6379"}, "test")
     from llm_eval.sweep.ray_executor import _check_reachable
@@ -251,6 +300,14 @@ def test_ray_settings_are_checked(monkeypatch, tmp_path):
         _check_reachable("nowhere")
     with pytest.raises(SpecError, match="nothing answers at 127.0.0.1:1"):
         _check_reachable("127.0.0.1:1")
+    from llm_eval.cli import main
+
+    assert main(["run", "--model", "random", "--worlds", "hunters", "--ray-address",
+                 "10.0.0.5:6379", "-o", str(tmp_path / "flags")]) == 2
+    assert "ray_address: only with executor: ray" in capsys.readouterr().err
+    assert main(["run", "--model", "random", "--worlds", "hunters", "--executor", "ray",
+                 "--ray-address", "127.0.0.1:1", "-o", str(tmp_path / "flags")]) == 2
+    assert "(--ray-address): this process has already joined" in capsys.readouterr().err
     monkeypatch.setitem(__import__("sys").modules, "ray", None)   # as if not installed
     with pytest.raises(SpecError, match=r"Ray is not installed.*llm-eval\[ray\]"):
         run_sweep(Sweep.from_data({**SPEC, "executor": "ray"}, "test"), tmp_path)
