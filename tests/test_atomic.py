@@ -73,3 +73,30 @@ def test_a_missing_directory_is_an_error_naming_the_file(tmp_path):
     with pytest.raises(FileNotFoundError) as info:
         write_atomic(tmp_path / "nowhere" / "report.html", "x")
     assert info.value.filename == str(tmp_path / "nowhere" / "report.html")
+
+
+def test_a_private_file_is_owner_only_from_its_first_byte(tmp_path, monkeypatch):
+    """Secrets (a study's tokens) are never readable by others, not even the temporary file
+    while it is written."""
+    import os
+    import stat
+
+    from llm_eval import atomic
+
+    modes = []
+    real = os.fsync
+
+    def spy(fd):
+        modes.append(stat.S_IMODE(os.fstat(fd).st_mode))
+        return real(fd)
+
+    monkeypatch.setattr(atomic.os, "fsync", spy)
+    old = os.umask(0o022)
+    try:
+        path = atomic.write_atomic(tmp_path / "secret.json", "{}", private=True)
+        atomic.write_atomic(tmp_path / "secret.json", "{} ", private=True)   # replaced
+        atomic.write_atomic(tmp_path / "plain.txt", "x")
+    finally:
+        os.umask(old)
+    assert modes == [0o600, 0o600, 0o644]
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600

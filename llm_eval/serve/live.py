@@ -27,7 +27,7 @@ twice. Only this process writes the store: the server holds the run directory's 
 from __future__ import annotations
 
 import json
-import os
+import logging
 import secrets
 import threading
 from dataclasses import dataclass, field
@@ -46,12 +46,17 @@ from .view import ActionRefused, check_action, page_view
 __all__ = ["LiveEpisodes", "LiveEpisode", "UnknownEpisode", "OutOfTurn", "SERVER_STOPPED",
            "TURN_WAIT_S"]
 
+_LOG = logging.getLogger(__name__)
 TRANSCRIPTS_DIR = "transcripts"
 EPISODES_FILE = "serve-episodes.json"   # every episode's address, CSRF token and job
 SERVER_STOPPED = "the server stopped while the participant was playing"
 #: how long a request waits for the episode to ask for the next action (the episode takes
 #: milliseconds; this bounds a request, it decides nothing about the episode)
 TURN_WAIT_S = 30.0
+# unfinished episodes one server keeps open at once, and per participant name: each waits on
+# a thread for its person, so an endless series of starts is refused, not served
+MAX_OPEN_EPISODES = 1000
+MAX_OPEN_PER_PARTICIPANT = 4
 
 
 class UnknownEpisode(LlmEvalError):
@@ -169,6 +174,14 @@ class LiveEpisodes:
         """Start ``participant``'s episode of the (world, family) task (module docstring)."""
         if self._closed:
             raise UnknownEpisode("the server is stopping")
+        open_now = [e for e in self.episodes() if not e.done]
+        if len(open_now) >= MAX_OPEN_EPISODES:
+            raise ActionRefused(f"the server has {len(open_now)} episodes under way, its "
+                                f"limit; try again when some have ended")
+        mine = sum(e.participant == participant for e in open_now)
+        if mine >= MAX_OPEN_PER_PARTICIPANT:
+            raise ActionRefused(f"{participant} has {mine} unfinished episodes, the limit: "
+                                f"finish or give up one of them first")
         job, sweep = self.human_job(participant, world, family, protocol=protocol)
         run_id = job_id({"jobs": [job.id]})
         relative = f"{TRANSCRIPTS_DIR}/{transcript_name(job.id)}"
@@ -187,8 +200,7 @@ class LiveEpisodes:
         """Keep the episode's address (module docstring); called with ``_lock`` held."""
         self._saved[episode.token] = {"job": episode.job.id, "participant": episode.participant,
                                       "csrf": episode.csrf, "extra": episode.extra}
-        write_atomic(self._addresses, json.dumps(self._saved, indent=0))
-        os.chmod(self._addresses, 0o600)
+        write_atomic(self._addresses, json.dumps(self._saved, indent=0), private=True)
 
     def resume(self, job: str, participant: str, *, extra: dict[str, Any] | None = None,
                token: str | None = None, csrf: str | None = None) -> LiveEpisode | None:
@@ -261,19 +273,30 @@ class LiveEpisodes:
                                   player=episode.agent)
         except Exception as exc:   # execute_job does not raise; be sure the store hears
             outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
-        with self._store_lock:
-            if outcome.status == "done":
-                self.store.finish(episode.run_id, episode.job.id, score=outcome.score,
-                                  raw_reward=outcome.raw_reward)
-            elif outcome.status == "interrupted":
-                self.store.stopped(episode.run_id, episode.job.id, outcome.error or "stopped")
-            else:
-                self.store.fail(episode.run_id, episode.job.id, "failed",
-                                outcome.error or "failed")
+        try:
+            with self._store_lock:
+                if outcome.status == "done":
+                    self.store.finish(episode.run_id, episode.job.id, score=outcome.score,
+                                      raw_reward=outcome.raw_reward, ended=outcome.ended)
+                elif outcome.status == "interrupted":
+                    self.store.stopped(episode.run_id, episode.job.id,
+                                       outcome.error or "stopped")
+                else:
+                    self.store.fail(episode.run_id, episode.job.id, "failed",
+                                    outcome.error or "failed")
+        except Exception as exc:   # the page must not wait for ever on a store that failed
+            _LOG.exception("episode %s: the run store could not record its end", episode.job.id)
+            outcome = JobOutcome("failed", error=f"the run store could not record the "
+                                                 f"episode's end: {type(exc).__name__}: {exc}")
         episode.outcome = outcome
-        if self.on_end is not None and outcome.status != "interrupted":
-            self.on_end(episode)
-        episode.agent.close()
+        try:
+            if self.on_end is not None and outcome.status != "interrupted":
+                self.on_end(episode)
+        except Exception:   # a study that could not save moves on next time; log it
+            _LOG.exception("episode %s: its end could not be recorded by the study",
+                           episode.job.id)
+        finally:
+            episode.agent.close()
 
     def get(self, token: str) -> LiveEpisode:
         """The episode at address ``token``; one an earlier server left unfinished is resumed
@@ -302,6 +325,8 @@ class LiveEpisodes:
             given = agent.actions[seq]
             if given != text and (not isinstance(text, str) or given != " ".join(text.split())):
                 raise OutOfTurn(f"action {seq} was already {given!r}")
+            if seq + 1 < agent.next_seq:   # long past: the view as it is now, no waiting
+                return episode.view(wait=0.0)
             return episode.view(seq + 1)
         if seq > agent.next_seq:
             raise OutOfTurn(f"action {seq} is out of turn: the next action is number "

@@ -29,7 +29,6 @@ store). The links are written to ``RUN_DIR/study-<name>-links.txt`` (owner only)
 
 from __future__ import annotations
 
-import os
 import random
 import re
 import threading
@@ -180,11 +179,9 @@ class Study:
         import json
 
         self.run_dir.mkdir(parents=True, exist_ok=True)
-        write_atomic(self.path, json.dumps(self.state, indent=1))
-        os.chmod(self.path, 0o600)
+        write_atomic(self.path, json.dumps(self.state, indent=1), private=True)
         links = [f"{p['name']}\t/p/{p['token']}" for p in self.state["participants"]]
-        write_atomic(self.links_path, "\n".join(links) + "\n")
-        os.chmod(self.links_path, 0o600)
+        write_atomic(self.links_path, "\n".join(links) + "\n", private=True)
 
     # -- participants ---------------------------------------------------------------------------
     def participant(self, token: str) -> dict[str, Any] | None:

@@ -4,6 +4,8 @@ request harmless."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from serve_helpers import Participant
 
@@ -166,3 +168,54 @@ def test_the_server_binds_the_loopback_address_by_default():
     add_serve_parser(parser.add_subparsers())
     args = parser.parse_args(["serve"])
     assert args.host == "127.0.0.1" and args.port == 8000
+
+
+def test_a_long_past_action_sent_again_is_answered_at_once(server):
+    """An old action number sent again (a second tab, a stale retry) gets the view as it is
+    now without waiting for a turn that has passed: it cannot hold a server thread."""
+    import time
+
+    client, run_dir = server
+    p = Participant(client, "ursula")
+    p.start("gravity", "planning")
+    p.play(["left", "right", "up"])
+    started = time.perf_counter()
+    stale = p.send("left", seq=0)
+    took = time.perf_counter() - started
+    assert stale.status_code == 200 and stale.json()["seq"] == 3, stale.text
+    assert took < 5.0, took   # the turn it once waited for was 30 s away
+    assert [a.action for a in _transcript_actions(run_dir)] == ["left", "right", "up"]
+
+
+def test_unfinished_episodes_are_capped_per_participant(server, monkeypatch):
+    from llm_eval.serve import live
+
+    client, _ = server
+    monkeypatch.setattr(live, "MAX_OPEN_PER_PARTICIPANT", 2)
+    for _ in range(2):
+        Participant(client, "vic").start("gravity", "planning")
+    home = client.get("/")
+    token = re.search(r'name="csrf" value="([^"]+)"', home.text)[1]
+    refused = client.post("/start", data={"csrf": token, "participant": "vic",
+                                          "task": "gravity/planning", "protocol": "worldtest"},
+                          follow_redirects=False)
+    assert refused.status_code == 400 and "2 unfinished episodes" in refused.text
+    Participant(client, "wanda").start("gravity", "planning")   # others are not held back
+
+
+def test_a_store_that_fails_at_the_end_still_ends_the_episode(server, monkeypatch):
+    """A run store that cannot record an episode's end (a full disk) must not leave the page
+    waiting for ever: the episode ends, failed, naming why."""
+    from serve_helpers import play_whole
+
+    client, _ = server
+    p = Participant(client, "xena")
+    p.start("gravity", "planning")
+
+    def full(self, *args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(RunStore, "finish", full)
+    play_whole(p)
+    view = p.refresh()
+    assert view["done"] and view["status"] == "failed", view

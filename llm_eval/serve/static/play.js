@@ -95,9 +95,13 @@
           body: JSON.stringify({seq: nextSeq, action: action}),
           credentials: "same-origin",
         });
-        const body = await response.json();
+        const body = await readBody(response);
         if (response.ok) {
           show(body);
+          if (body.waiting) {   // the world is still busy: ask again until it answers
+            queue.length = 0;
+            setTimeout(refresh, 500);
+          }
         } else {
           queue.length = 0;
           say(body.error || ("refused (" + response.status + ")"), true);
@@ -109,9 +113,19 @@
     }
   }
 
+  // the JSON of an answer; a body that is not JSON (a proxy's page, a plain-text refusal)
+  // becomes an error naming the HTTP status, so no answer is dropped without a word
+  async function readBody(response) {
+    try {
+      return await response.json();
+    } catch (error) {
+      return {error: "the server answered " + response.status + " without a readable body"};
+    }
+  }
+
   async function refresh() {
     const response = await request(api, {credentials: "same-origin"});
-    const body = await response.json();
+    const body = await readBody(response);
     if (!response.ok) {
       say(body.error || "this episode cannot be shown", true);
       return;
