@@ -81,8 +81,11 @@ class ServeSettings:
         self.interaction_steps = interaction_steps
         self.tasks = tasks if tasks is not None else _shipped_tasks()
         hosts = set(LOOPBACK_HOSTS) | {host} | set(allowed_hosts or ())
-        if host in ("0.0.0.0", "::"):
-            hosts = {"*"}   # the operator asked to be reachable under any name
+        if host in ("0.0.0.0", "::"):   # every interface: this machine's own names, never
+            import socket               # any name (a DNS-rebinding page would pass)
+
+            hosts.discard(host)
+            hosts |= {socket.gethostname(), socket.getfqdn()}
         self.allowed_hosts = sorted(hosts)
 
 

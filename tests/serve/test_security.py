@@ -219,3 +219,16 @@ def test_a_store_that_fails_at_the_end_still_ends_the_episode(server, monkeypatc
     play_whole(p)
     view = p.refresh()
     assert view["done"] and view["status"] == "failed", view
+
+
+def test_every_interface_still_checks_the_host_name(tmp_path):
+    """--host 0.0.0.0 listens everywhere but answers only this machine's names and those
+    given with --allow-host, so a page on another name (DNS rebinding) is refused."""
+    import socket
+
+    from llm_eval.serve.app import ServeSettings
+
+    settings = ServeSettings(tmp_path / "run", host="0.0.0.0", allowed_hosts=["lab.example"])
+    assert "*" not in settings.allowed_hosts and "0.0.0.0" not in settings.allowed_hosts
+    assert {"127.0.0.1", "localhost", "lab.example", socket.gethostname()} <= \
+        set(settings.allowed_hosts)
