@@ -15,27 +15,27 @@ executor's thread pool does: a task per model episode would be a Ray worker proc
 episode in flight (about 130 MiB each, started cold; ``benchmarks/ray_sweep.py``).
 
 One place counts what the cluster spends and whether it must stop: a ``RunControl`` actor on
-the driver's node, created per run. Workers report each model call's cost to it
-(``record``, fire and forget: Ray runs one caller's actor calls in order, so a worker's next
-question sees its last report). A paid job's episode asks it before every observation, so
-before every model call (``stop_reason``: the user's stop, or the spend cap reached by the
-whole cluster's live spend); a job of a free provider (the local agents, replays) only needs
-the user's stop: asked once as its episode starts, then heard through one pending
-``wait_stopped`` call per worker process, looked at (``ray.wait``, no round trip) at most
-every ``STOP_POLL_S``. The driver's stop
-event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads the actor.
+the driver's node, created per run. Workers report each model call's cost to it (``record``,
+fire and forget: Ray runs one caller's actor calls in order, so a worker's next question sees
+its last report). A paid job's episode asks it before every observation, so before every
+model call (``stop_reason``: the user's stop, or the spend cap reached by the whole cluster's
+live spend); a job of a free provider (the local agents, replays) only needs the user's stop:
+asked once as its episode starts, then heard through one pending ``wait_stopped`` call per
+worker process, looked at (``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The
+driver's stop event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads it.
 
-A job whose worker dies (``WorkerCrashedError``; its host actor: ``ActorDiedError``, which Ray
-restarts; its node lost: ``NodeDiedError``, the raylet, the result lost) comes back as
-``WORKER_LOST``: the scheduler puts it back in the
-queue and runs it again as a new execution, its partial transcript kept under
-``transcripts/attempts/`` as after a local SIGKILL; a job lost ``MAX_LOST_EXECUTIONS`` times
-in a row is ``infra_error`` (rerun by ``--resume``). Ray's own task retries are off: a retry
-Ray made behind our back would overwrite the transcript of the execution it replaces.
+A job whose worker dies (``WorkerCrashedError``; its host actor: ``RayActorError``, and Ray
+restarts the host; its node: ``NodeDiedError``, the raylet, the result lost) comes back as
+``WORKER_LOST``: the scheduler puts it back in the queue and runs it again as a new
+execution, its partial transcript kept under ``transcripts/attempts/`` as after a local
+SIGKILL (an episode that had ended is recorded from its transcript instead); a job lost
+``MAX_LOST_EXECUTIONS`` times in a row is ``infra_error`` (rerun by ``--resume``). Ray's own
+task retries are off: a retry Ray made behind the driver's back would write the transcript of
+the execution it replaces.
 
 Ray is imported only here, and only when a spec asks for it (``connect``); a missing Ray or an
 unreachable address is a ``SpecError`` naming the setting. API keys reach workers through
-their environment, never through task arguments (module ``docs/ray.md``).
+their environment, never through task arguments (``docs/ray.md``).
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ from .scheduler import spend_cap_reason
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, provider_of
 
 __all__ = ["RayEpisodes", "RunControl", "EpisodeHost", "ClusterSpendMeter", "connect",
-           "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT", "STOP_POLL_S"]
+           "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
+           "STOP_POLL_S"]
 
 WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
 MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
@@ -257,9 +258,10 @@ def _lost_errors() -> tuple[type[BaseException], ...]:
 
 class RayEpisodes:
     """The jobs of one run on the Ray cluster this process has joined (``connect``): a
-    ``RunControl`` on this node, the spec put once in the object store, one task per job
-    (module docstring). ``stop`` is the scheduler's stop event; ``spent`` what the run's
-    earlier executions spent; ``paid`` whether any job of the run goes to a paid provider."""
+    ``RunControl`` on this node, the spec put once in the object store, a task per local
+    agent's job and the episode hosts for the models' (module docstring). ``stop`` is the
+    scheduler's stop event; ``spent`` what the run's earlier executions spent; ``paid``
+    whether any job of the run goes to a paid provider."""
 
     def __init__(self, spec: Sweep, stop: threading.Event, *, spent: float, paid: bool,
                  execute: Callable[..., JobOutcome] = execute_job) -> None:
