@@ -166,30 +166,32 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
             return HTMLResponse(page, status_code=400)
         return RedirectResponse(f"/play/{episode.token}", status_code=303)
 
-    async def play(request: Request) -> Response:
+    async def episode_of(request: Request):
+        """The episode the address names, or the reason there is none (``UnknownEpisode``)."""
         live: LiveEpisodes = request.app.state.episodes
         try:
-            episode = await run_in_threadpool(live.get, request.path_params["token"])
+            return await run_in_threadpool(live.get, request.path_params["token"])
         except UnknownEpisode as exc:
-            return HTMLResponse(message_page("No such episode", str(exc), link=("/", "Start")),
-                                status_code=404)
+            return exc
+
+    async def play(request: Request) -> Response:
+        episode = await episode_of(request)
+        if isinstance(episode, UnknownEpisode):
+            return HTMLResponse(message_page("No such episode", str(episode),
+                                             link=("/", "Start")), status_code=404)
         return HTMLResponse(play_page(episode.token, episode.csrf,
                                       episode.extra.get("next", "/")))
 
     async def view(request: Request) -> Response:
-        live: LiveEpisodes = request.app.state.episodes
-        try:
-            episode = await run_in_threadpool(live.get, request.path_params["token"])
-        except UnknownEpisode as exc:
-            return json_error(404, str(exc))
+        episode = await episode_of(request)
+        if isinstance(episode, UnknownEpisode):
+            return json_error(404, str(episode))
         return JSONResponse(await run_in_threadpool(episode.view))
 
     async def action(request: Request) -> Response:
-        live: LiveEpisodes = request.app.state.episodes
-        try:
-            episode = await run_in_threadpool(live.get, request.path_params["token"])
-        except UnknownEpisode as exc:
-            return json_error(404, str(exc))
+        episode = await episode_of(request)
+        if isinstance(episode, UnknownEpisode):
+            return json_error(404, str(episode))
         refused = check_origin(request)
         if refused:
             return json_error(403, refused)
@@ -203,8 +205,8 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
             return json_error(400, "the body is {\"seq\": <number>, \"action\": <text>}, got keys "
                                + ", ".join(sorted(map(str, data))))
         try:
-            body = await run_in_threadpool(live.act, episode.token, data["seq"],
-                                           data["action"])
+            body = await run_in_threadpool(request.app.state.episodes.act, episode.token,
+                                           data["seq"], data["action"])
         except ActionRefused as exc:
             return json_error(422, str(exc))
         except OutOfTurn as exc:

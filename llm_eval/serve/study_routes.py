@@ -44,6 +44,17 @@ def study_routes() -> list[Route]:
                 status_code=404)
         return study, person, None
 
+    async def _person_posting(request: Request):
+        """``_person`` of a form post, its form checked (origin, CSRF): (study, person, form,
+        None), or a response refusing it in the last place."""
+        study, person, missing = _person(request)
+        if missing:
+            return study, person, None, missing
+        form = await checked_form(request)
+        if isinstance(form, Response):
+            return study, person, None, form
+        return study, person, form, None
+
     async def _under_way(request: Request, person: dict):
         """The participant's episode under way: live in this server, or left unfinished by
         an earlier one and resumed now; None if there is none."""
@@ -77,12 +88,9 @@ def study_routes() -> list[Route]:
                                                                   f"{here}/next"))
 
     async def participant_consent(request: Request) -> Response:
-        study, person, missing = _person(request)
-        if missing:
-            return missing
-        form = await checked_form(request)
-        if isinstance(form, Response):
-            return form
+        study, person, form, refused = await _person_posting(request)
+        if refused:
+            return refused
         if form.get("agree") != "yes":
             return HTMLResponse(message_page("Consent", "Without your consent you cannot "
                                              "take part."), status_code=400)
@@ -90,12 +98,9 @@ def study_routes() -> list[Route]:
         return RedirectResponse(f"/p/{person['token']}", status_code=303)
 
     async def participant_next(request: Request) -> Response:
-        study, person, missing = _person(request)
-        if missing:
-            return missing
-        form = await checked_form(request)
-        if isinstance(form, Response):
-            return form
+        study, person, _, refused = await _person_posting(request)
+        if refused:
+            return refused
         here = f"/p/{person['token']}"
         if person["consented_at"] is None:
             return RedirectResponse(here, status_code=303)

@@ -18,11 +18,11 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'llm-
 
 from fake_provider import FakeProvider  # noqa: E402  (tests/sweep/conftest.py)
 from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
+from test_processes import StopAfterFirst  # noqa: E402
 
 from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # noqa: E402
 from llm_eval.runstore import RunStore  # noqa: E402
 from llm_eval.sweep import SpecError, Sweep, resume, run_sweep  # noqa: E402
-from llm_eval.sweep.progress import Progress  # noqa: E402
 from llm_eval.transcripts import read_transcript, transcript_files  # noqa: E402
 
 SPEC = {"models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
@@ -82,18 +82,6 @@ def test_a_sweep_on_ray_equals_the_local_executor(tmp_path, ray_cluster, local_r
         [r.line() for r in results if not r.reproduced]
     again = run_sweep(spec, tmp_path)   # as --resume would: every job done, none run
     assert again.run_id == report.run_id and not again.executed and len(again.skipped) == 12
-
-
-class StopAfterFirst(Progress):
-    """Sets ``stop`` when the first job ends, as the first Ctrl-C would."""
-
-    def __init__(self, stop: threading.Event) -> None:
-        super().__init__()
-        self.stop = stop
-
-    def finished(self, job, outcome, *, spent: float) -> None:
-        super().finished(job, outcome, spent=spent)
-        self.stop.set()
 
 
 def test_a_stop_reaches_episodes_on_ray_workers_and_resume_finishes_here(tmp_path,
