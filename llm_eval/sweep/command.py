@@ -188,9 +188,8 @@ def cmd_run(args: argparse.Namespace) -> int:
             if args.prices is not None:
                 spec = Sweep.from_data({**spec.canonical(), "prices": args.prices},
                                        "command line")
-            if _executor(args):
-                spec = Sweep.from_data({**spec.canonical(), **_executor(args)},
-                                       "command line")
+            if executor := _executor(args):
+                spec = Sweep.from_data({**spec.canonical(), **executor}, "command line")
             if spec.seed_warning:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
             reports = [run_sweep(spec, args.output, **options)]
