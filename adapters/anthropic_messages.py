@@ -5,6 +5,10 @@ thinking budget when thinking is on, since thinking counts against it), ``thinki
 with ``budget_tokens``), ``output_config.effort``. Not sent: ``temperature`` and ``seed``
 (anthropic 2.x ``messages.create`` accepts neither), effort ``minimal``.
 
+Prompt caching (option ``cache``, ``adapters.caching``): with ``auto`` (the default) the system
+prompt carries a ``cache_control`` marker (caching the tools with it) and so does the last text
+or tool-result block of the latest user turn; ``off`` sends none.
+
 Thinking blocks (with their signatures) come back in ``Response.replay_items`` and are sent
 back first in the assistant turn, as the API requires while a tool loop goes on. With thinking
 on the API allows only ``tool_choice`` auto, so an answer without a call can happen; the parser
@@ -19,6 +23,7 @@ from typing import Any
 import anthropic
 
 from .base import Adapter, Stopwatch, image_placeholder
+from .caching import marked_part
 from .classify import json_reply, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
@@ -28,6 +33,7 @@ __all__ = ["AnthropicAdapter"]
 
 DEFAULT_MAX_TOKENS = 4096
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")
+EPHEMERAL = {"type": "ephemeral"}
 
 
 class AnthropicAdapter(Adapter):
@@ -44,27 +50,36 @@ class AnthropicAdapter(Adapter):
         cfg = request.config
         system: list[str] = []
         messages: list[dict[str, Any]] = []
-        for message in request.messages:
+        caching = self.options.get("cache", "auto") == "auto"
+        moving = marked_part(request) if caching else None
+        for m, message in enumerate(request.messages):
             if message.role == "system":
                 system.extend(p.text for p in message.parts if isinstance(p, TextPart))
                 continue
             blocks: list[dict[str, Any]] = []
             if message.role == "assistant" and message.replay_provider == self.provider:
                 blocks.extend(message.replay_items)
-            results = [p for p in message.parts if isinstance(p, ToolResultPart)]
-            blocks.extend({"type": "tool_result", "tool_use_id": p.call_id,
-                           "content": p.text, **({"is_error": True} if p.is_error else {})}
-                          for p in results)
-            for p in message.parts:
+            by_part: dict[int, dict[str, Any]] = {}
+            for i, p in enumerate(message.parts):   # tool results first, as the API requires
+                if isinstance(p, ToolResultPart):
+                    by_part[i] = {"type": "tool_result", "tool_use_id": p.call_id,
+                                  "content": p.text, **({"is_error": True} if p.is_error else {})}
+                    blocks.append(by_part[i])
+            for i, p in enumerate(message.parts):
                 if isinstance(p, TextPart):
-                    blocks.append({"type": "text", "text": p.text})
+                    by_part[i] = {"type": "text", "text": p.text}
                 elif isinstance(p, ImagePart):
                     data = image_placeholder(p) if for_record else p.data
-                    blocks.append({"type": "image", "source": {
-                        "type": "base64", "media_type": p.media_type, "data": data}})
+                    by_part[i] = {"type": "image", "source": {
+                        "type": "base64", "media_type": p.media_type, "data": data}}
                 elif isinstance(p, ToolCallPart):
-                    blocks.append({"type": "tool_use", "id": p.id, "name": p.name,
-                                   "input": p.arguments})
+                    by_part[i] = {"type": "tool_use", "id": p.id, "name": p.name,
+                                  "input": p.arguments}
+                else:
+                    continue
+                blocks.append(by_part[i])
+            if moving is not None and moving[0] == m:
+                by_part[moving[1]]["cache_control"] = dict(EPHEMERAL)
             messages.append({"role": message.role, "content": blocks})
 
         sent: dict[str, Any] = {}
@@ -76,7 +91,10 @@ class AnthropicAdapter(Adapter):
         kwargs: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
                                   "messages": messages}
         sent["max_tokens"] = max_tokens
-        if system:
+        if system and caching:   # the stable prefix: the tools and the system prompt
+            kwargs["system"] = [{"type": "text", "text": "\n\n".join(system),
+                                 "cache_control": dict(EPHEMERAL)}]
+        elif system:
             kwargs["system"] = "\n\n".join(system)
         if thinking:
             kwargs["thinking"] = {"type": "enabled", "budget_tokens": cfg.thinking_budget}

@@ -25,7 +25,7 @@ from .base import image_placeholder
 from .types import (ImagePart, Request, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart)
 
-__all__ = ["chat_messages", "chat_tools", "parse_tool_call", "chat_stop_reason",
+__all__ = ["chat_messages", "chat_tools", "mark_for_cache", "parse_tool_call", "chat_stop_reason",
            "user_content", "ToolChoiceFallback", "TEXT_JOIN"]
 
 TEXT_JOIN = "\n\n"   # between the text parts of one message sent as a string
@@ -64,6 +64,25 @@ def chat_messages(request: Request, *, for_record: bool = False,
         if content:
             out.append({"role": "user", "content": content})
     return out
+
+
+def mark_for_cache(messages: list[dict[str, Any]]) -> None:
+    """Put Anthropic's ``cache_control`` marker (``adapters.caching``) on the system message and
+    on the last text of the latest user message, as LiteLLM passes them to Anthropic models: a
+    marked content is a list of parts, the marker on its last text part (images after it)."""
+    system = next((m for m in messages if m["role"] == "system"), None)
+    user = next((m for m in reversed(messages) if m["role"] == "user"), None)
+    for message in (system, user):
+        if message is None:
+            continue
+        content = message["content"]
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        texts = [i for i, part in enumerate(content) if part.get("type") == "text"]
+        if texts:
+            content = [dict(part) for part in content]
+            content[texts[-1]]["cache_control"] = {"type": "ephemeral"}
+            message["content"] = content
 
 
 def user_content(parts: list[TextPart | ImagePart], *,

@@ -7,6 +7,10 @@ routed provider supports it (``get_supported_openai_params``); otherwise it is r
 seconds and, unless told otherwise, fetches a price map from the network: this module is
 imported only when a litellm adapter is created, with the local map forced.
 
+Prompt caching (option ``cache``, ``adapters.caching``): for an Anthropic model LiteLLM is sent
+the same two ``cache_control`` markers the Anthropic adapter sends (``mark_for_cache``), which
+it passes on; for other providers it sends nothing more (OpenAI caches by itself).
+
 Every LiteLLM call of the process runs on one event loop, in a thread of its own
 (``_on_litellm_loop``). LiteLLM keeps process-wide state bound to one loop: its logging worker
 queues a success callback for each call and, when a call comes from another loop, moves its
@@ -32,7 +36,7 @@ import litellm  # noqa: E402
 
 from .base import Adapter, Stopwatch  # noqa: E402
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  # noqa: E402
-                          chat_tools, parse_tool_call, server_message)
+                          chat_tools, mark_for_cache, parse_tool_call, server_message)
 from .classify import (classify_status, json_reply, malformed,  # noqa: E402
                        reading_reply, scrub)
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
@@ -70,6 +74,8 @@ class LiteLLMAdapter(Adapter):
             "messages": chat_messages(request, for_record=for_record,
                                       replay_provider=self.provider),
         }
+        if self.routed_provider == "anthropic" and self.options.get("cache", "auto") == "auto":
+            mark_for_cache(kwargs["messages"])
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
         if request.tools and cfg.tool_mode == "tools":

@@ -13,6 +13,7 @@ from typing import Any
 import openai
 
 from .base import Adapter, Stopwatch
+from .caching import prompt_cache_key
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason, chat_tools,
                           parse_tool_call, server_message)
 from .classify import json_reply, malformed, reading_reply, scrub
@@ -43,6 +44,8 @@ class OpenAIChatAdapter(Adapter):
             kwargs["tools"] = chat_tools(request)
             self._tool_choice.apply(kwargs, dropped)
             kwargs["parallel_tool_calls"] = False
+        if key := prompt_cache_key(request, self.options):
+            kwargs["prompt_cache_key"] = key
         if cfg.max_output_tokens is not None:
             kwargs["max_completion_tokens"] = sent["max_completion_tokens"] = \
                 cfg.max_output_tokens

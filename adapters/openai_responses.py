@@ -14,6 +14,7 @@ from typing import Any
 import openai
 
 from .base import Adapter, Stopwatch, image_placeholder
+from .caching import prompt_cache_key
 from .chat_format import parse_tool_call
 from .classify import json_reply, reading_reply, scrub
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
@@ -78,6 +79,8 @@ class OpenAIResponsesAdapter(Adapter):
             kwargs["parallel_tool_calls"] = False
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
+        if key := prompt_cache_key(request, self.options):
+            kwargs["prompt_cache_key"] = key
         if cfg.max_output_tokens is not None:
             kwargs["max_output_tokens"] = sent["max_output_tokens"] = cfg.max_output_tokens
         if cfg.temperature is not None:

@@ -16,7 +16,8 @@ by a ``HumanAgent`` given the transcript's actions (``recorded_actions``), in or
 compares the new transcript with the recorded one event by event. Ignored are what cannot
 repeat: each event's ``time``, a model call's ``latency_s`` and its ``attempts`` (timings,
 and the retries of transient failures, which a replay does not re-enact), and the header's
-``run_id`` and ``versions`` (the package and Python versions that ran it), each event's
+``run_id``, ``versions`` (the package and Python versions that ran it) and ``cache`` (how the
+provider was asked to cache prompts: a replay calls no provider), each event's
 ``schema_version`` and a model call's ``truncated`` list (the cut strings it lists are
 compared themselves). Everything else must be equal: observations, requests (hash and
 content), responses, usage, cost, actions and their validity, phase ends, score and end. The
@@ -71,7 +72,8 @@ IGNORED = {"time", "schema_version"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
                    # the same request refused at the same point; the provider's words differ
                    "context_exhausted": {"attempts", "message", "provider"},
-                   "header": {"run_id", "versions"}}
+                   # how the provider cached the prompts: a replay calls no provider
+                   "header": {"run_id", "versions", "cache"}}
 SKIPPED_BECAUSE = "the job's status is "   # then the end status, or unfinished
 
 

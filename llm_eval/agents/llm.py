@@ -25,13 +25,27 @@ no action becomes ``noop`` with no message back, as in the harness (A5).
 
 History: ``"full"`` keeps every turn; an integer k keeps the last k turns, preceded by a
 one-line summary of the earlier ones (and the current phase's instructions, if their turn was
-dropped). Images are sent for the current turn only; earlier turns keep their text.
+dropped). ``"auto"`` keeps every turn while the request fits half the model's context window
+(``context_window``: given, else LiteLLM's map; by ``adapters.tokens``' estimate, the one the
+adapters and ``--estimate`` use); when the next request would not, the oldest turns are
+dropped, summarised as k does, until it fits a quarter, and the kept turns then stay put until
+the next cut. Images are sent for the current turn only, after its text; earlier turns keep
+their text.
+
+Prompt caching wants each request to begin with the previous one byte for byte
+(``adapters.caching``): under ``"full"`` it does, except where a phase starts (its tools
+change) and for the previous turn's images (replaced by a line saying they are not repeated,
+after the text a cache marker ends on); under ``"auto"`` the same holds between cuts; under k
+the kept window slides every turn, so only the system prompt and tools stay a cached prefix
+(``prefix_stability``). Every request carries the episode's ``cache_key`` in its metadata
+(OpenAI's ``prompt_cache_key``): the job's id, or a digest of the episode's first request.
 
 ``agent.calls`` is the record of every call of the episode (request with images as content
 hashes, response with the provider's raw request and response, usage, cost, latency,
 attempts, the action read), all scrubbed of secrets, for transcripts; each request and raw
 request is stored as a patch on the previous call's (``llm_eval.transcripts.callstore``;
-``expand_calls`` gives them whole). ``agent.on_call``, if
+``expand_calls`` gives them whole; with ``record_calls=False`` a record is only the
+call's usage, cost and attempts, all ``--estimate`` needs). ``agent.on_call``, if
 set, is called as ``on_call(record, request)`` after each call (the record just appended and
 the ``Request`` as sent, images included), so a transcript can be written as the episode runs.
 """
@@ -49,10 +63,11 @@ from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, 
 from adapters.base import Adapter
 from adapters.classify import scrub
 from adapters.replay import recording_key
+from adapters.tokens import estimate_request
 
 from ..autumn import Frame
 from ..calls import CONTEXT_OVERFLOW, CallPolicy, FatalProviderError, call
-from ..pricing import PriceBook
+from ..pricing import PriceBook, default_prices
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
@@ -60,10 +75,13 @@ from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
 from .prompts import PromptSet, load_prompts
 
-__all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS"]
+__all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS", "context_window_of",
+           "prefix_stability"]
 
 RENDERINGS = ("compact", "json", "diff", "png")
 _SUMMARY_ACTIONS = 60   # at most this many earlier actions are listed in the summary line
+AUTO_SHARE = 0.5        # history auto: a request stays under this share of the context window
+AUTO_CUT = 0.25         # and a cut drops the oldest turns until it is under this share
 
 
 def parse_rendering(text: str | tuple[str, ...]) -> tuple[str, ...]:
@@ -97,6 +115,7 @@ class _Turn:
     reply: ChosenAction | InvalidAction | None = None
     assistant: Message | None = None
     images: tuple[ImagePart, ...] = field(default_factory=tuple)
+    message: Message | None = None  # as sent once past, when not the first turn kept
 
 
 def _cells_text(cells) -> str:
@@ -107,19 +126,26 @@ class LLMAgent:
     """An agent that asks a model for every action (see the module docstring)."""
 
     def __init__(self, model: str, *, rendering: str | tuple[str, ...] = "compact",
-                 prompt_variant: str = "default", history: Literal["full"] | int = "full",
+                 prompt_variant: str = "default",
+                 history: Literal["full", "auto"] | int = "full",
                  config: GenerationConfig | None = None, policy: CallPolicy | None = None,
                  tool_mode: Literal["tools", "text", "tags"] | None = None,
                  adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None,
-                 prices: PriceBook | None = None) -> None:
+                 prices: PriceBook | None = None, context_window: int | None = None,
+                 cache_key: str | None = None, record_calls: bool = True) -> None:
         self.model = model
         self.rendering = parse_rendering(rendering)
         self.prompts: PromptSet = load_prompts(prompt_variant)
-        if history != "full" and (isinstance(history, bool) or not isinstance(history, int)
-                                  or history < 1):
-            raise ValueError(f"history must be 'full' or a positive number of turns, "
+        if history not in ("full", "auto") and (isinstance(history, bool)
+                                                or not isinstance(history, int) or history < 1):
+            raise ValueError(f"history must be 'full', 'auto' or a positive number of turns, "
                              f"got {history!r}")
         self.history = history
+        self.context_window = context_window
+        if history == "auto" and context_window is None:
+            self.context_window = context_window_of(model, prices)
+        self.cache_key = cache_key
+        self.record_calls = record_calls
         config = config or GenerationConfig()
         if tool_mode is not None and tool_mode != config.tool_mode:
             config = config.model_copy(update={"tool_mode": tool_mode})
@@ -186,6 +212,14 @@ class LLMAgent:
         self._instructions: dict[str, str] = {}
         self._seen: Frame | None = None
         self._grid_size: int | None = None
+        self._first = 0                  # history auto: the first turn kept
+        self._system_message: Message | None = None
+        self._first_message: dict[int, Message] = {}   # the first kept turn's, by its index
+        self._episode_key = self.cache_key
+
+    @property
+    def prefix_stability(self) -> str:
+        return prefix_stability(self.history)
 
     def _run(self, coroutine):
         if self._runner is None:   # one loop per agent: the SDK clients keep their connections
@@ -370,11 +404,36 @@ class LLMAgent:
     def _request(self, obs: Observation) -> Request:
         if self._grid_size is None:
             self._grid_size = obs.frame.size
-        first = self._kept()
-        messages: list[Message] = [Message.system(self._system())]
+        if self.history != "auto":
+            return self._build(obs, self._kept())
+        request = self._build(obs, self._first)
+        if estimate_request(request) <= self.context_window * AUTO_SHARE:
+            return request
+        # a cut: the fewest oldest turns dropped that bring the request under AUTO_CUT
+        low, high = self._first + 1, len(self._turns) - 1
+        while low < high:
+            middle = (low + high) // 2
+            if estimate_request(self._build(obs, middle)) <= self.context_window * AUTO_CUT:
+                high = middle
+            else:
+                low = middle + 1
+        self._first = max(self._first, low)
+        return self._build(obs, self._first)
+
+    def _build(self, obs: Observation, first: int) -> Request:
+        """The request keeping the turns from ``first`` on."""
+        if self._system_message is None:
+            self._system_message = Message.system(self._system())
+        messages: list[Message] = [self._system_message]
         for i in range(first, len(self._turns)):
             turn = self._turns[i]
             current = i == len(self._turns) - 1
+            # a past turn's message is built once and then sent as the same object (the
+            # first kept one once per cut): each request repeats the last one's messages
+            known = turn.message if i > first else self._first_message.get(first)
+            if known is not None and not current:
+                messages += [known, turn.assistant]
+                continue
             images = turn.images if current else ()
             if i == first:
                 parts = [TextPart(text=self._opening(first) + turn.standalone)]
@@ -383,13 +442,24 @@ class LLMAgent:
             if turn.images and not current:
                 parts.append(TextPart(text=f"({len(turn.images)} image(s) of this turn not "
                                            f"repeated)"))
-            messages.append(Message.user(*parts, *images))
+            message = Message.user(*parts, *images)
+            messages.append(message)
             if not current:
+                if i > first:
+                    turn.message = message
+                else:
+                    self._first_message = {first: message}
                 messages.append(turn.assistant)
         tools = () if self.config.tool_mode != "tools" else action_tools(obs.actions)
-        return Request(messages=tuple(messages), tools=tools, config=self.config,
-                       metadata={"phase": obs.phase, "step": obs.step,
-                                 "turn": len(self._turns) - 1})
+        request = Request(messages=tuple(messages), tools=tools, config=self.config)
+        if self._episode_key is None:    # no job id: a digest of the episode's first request
+            self._episode_key = "llm-eval-" + request.canonical_hash()[:16]
+        # volatile: not part of the request's hash; read by the adapters (cache_key) and the
+        # stand-in model of --estimate (the valid actions)
+        return request.model_copy(update={"metadata": {
+            "phase": obs.phase, "step": obs.step, "turn": len(self._turns) - 1,
+            "cache_key": self._episode_key, "actions": [f.to_dict() for f in obs.actions],
+            "offered": list(obs.offered)}})
 
     def _opening(self, first: int) -> str:
         """What the first kept turn needs when earlier ones are dropped: a one-line summary,
@@ -416,6 +486,11 @@ class LLMAgent:
         """The call as a transcript stores it: its request (images as hashes) and the raw
         request as patches on the previous call's, long strings capped (``callstore``)."""
         response = result.response
+        if not self.record_calls:   # usage and cost only (an estimate)
+            return {"index": len(self.calls), "phase": obs.phase, "step": obs.step,
+                    "usage": response.usage.model_dump(mode="json"),
+                    "cost": result.cost.to_dict() if result.cost is not None else None,
+                    "attempts": [a.to_dict() for a in result.attempts]}
         if not self.calls:   # the episode's first call: a new chain of requests
             self._call_store = CallEncoder()
         sent = request.canonical()
@@ -437,6 +512,23 @@ class LLMAgent:
         })
         return {"index": len(self.calls), "phase": obs.phase, "step": obs.step,
                 "request_hash": recording_key(request), **stored, **rest}
+
+
+def prefix_stability(history: str | int) -> str:
+    """How far each request repeats the previous one under ``history`` (module docstring):
+    ``"whole"``, ``"between cuts"`` (auto) or ``"system and tools"`` (k turns)."""
+    return {"full": "whole", "auto": "between cuts"}.get(history, "system and tools")
+
+
+def context_window_of(model: str, prices: PriceBook | None = None) -> int:
+    """The context window of ``model`` in LiteLLM's map, for history ``auto``; a model the map
+    does not know needs it given (``ValueError`` saying how)."""
+    window = (prices or default_prices()).context_window(model)
+    if window is None:
+        raise ValueError(f"history auto needs the context window of {model}, which LiteLLM's "
+                         f"map does not give: set it (--context-window N, or context_window: "
+                         f"in the sweep spec)")
+    return window
 
 
 def _assistant_message(response) -> Message:

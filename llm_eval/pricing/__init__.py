@@ -296,6 +296,20 @@ class PriceBook:
             return bare, entry
         return None
 
+    def context_window(self, model: str) -> int | None:
+        """The model's context window in tokens from LiteLLM's map (``max_input_tokens``, else
+        ``max_tokens``), or None if the map does not say."""
+        name = litellm_name(model)
+        found = self._in_map(_litellm_map()[0], name) if name is not None else None
+        if found is None:
+            return None
+        entry = found[1]
+        for key in ("max_input_tokens", "max_tokens"):
+            value = entry.get(key)
+            if isinstance(value, int) and not isinstance(value, bool) and value > 0:
+                return value
+        return None
+
     def unpriced(self, models: Iterable[str]) -> list[str]:
         """The provider models of ``models`` this book cannot price (local agents and
         replays cost nothing and are left out)."""

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = ["add_run_parser", "cmd_run", "format_report"]
 
 EXIT_NOT_DONE = 3
+DEFAULT_REPLY_TOKENS = 40    # adapters.standin's default, without importing the adapters
 EXIT_STOPPED = 130     # Ctrl-C: stopped cleanly, resumable
 
 
@@ -96,6 +97,10 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["temperature"] = args.temperature
     if args.model_seed is not None:
         data["model_seed"] = args.model_seed
+    if args.context_window is not None:
+        data["context_window"] = args.context_window
+    if args.cache is not None:
+        data["cache"] = args.cache
     if args.concurrency:
         limits = {}
         for item in args.concurrency:
@@ -114,7 +119,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action", "families", "seeds",
               "repeats", "prompts", "renderings",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
-              "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url")
+              "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url",
+              "context_window", "cache")
 
 
 def _not_for_resume(args: argparse.Namespace) -> list[str]:
@@ -155,6 +161,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
                "check": True, "processes": args.processes}
     try:
+        if args.resume and args.estimate:
+            print("llm-eval: error: --estimate prices a sweep before it runs; give the "
+                  "sweep (SPEC.yaml or flags), not --resume", file=sys.stderr)
+            return 2
         if args.resume:
             ignored = _not_for_resume(args)
             if ignored:
@@ -169,7 +179,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 print(f"every job in {args.resume} is done; nothing to resume")
                 return 0
         else:
-            if args.output is None:
+            if args.output is None and not args.estimate:
                 print("llm-eval: error: -o RUN_DIR is required (or --resume RUN_DIR)",
                       file=sys.stderr)
                 return 2
@@ -192,6 +202,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                 spec = Sweep.from_data({**spec.canonical(), **executor}, "command line")
             if spec.seed_warning:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
+            if args.estimate:
+                return _estimate(spec, args)
             reports = [run_sweep(spec, args.output, **options)]
     except (SpecError, RunStoreError) as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
@@ -208,6 +220,16 @@ def cmd_run(args: argparse.Namespace) -> int:
         print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
               f"{Path(last.run_dir)}{cap}", file=sys.stderr)
         return EXIT_STOPPED if last.stopped_by_user else EXIT_NOT_DONE
+    return 0
+
+
+def _estimate(spec: Sweep, args: argparse.Namespace) -> int:
+    """``--estimate``: the sweep's calls, tokens and cost per arm (``estimate.py``)."""
+    from .estimate import estimate_sweep, format_estimate
+
+    arms, local = estimate_sweep(spec, reply_tokens=args.estimate_reply_tokens,
+                                 processes=args.processes or None)
+    print(format_estimate(arms, local, args.estimate_reply_tokens))
     return 0
 
 
@@ -253,7 +275,15 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--reasoning-effort", nargs="+", metavar="E")
     flags.add_argument("--thinking-budget", nargs="+", type=int, metavar="TOKENS")
     flags.add_argument("--max-output-tokens", nargs="+", type=int, metavar="N")
-    flags.add_argument("--history", nargs="+", metavar="full|K")
+    flags.add_argument("--history", nargs="+", metavar="full|auto|K",
+                       help="what each request keeps: every turn (full), as many recent turns "
+                            "as fit half the context window (auto), or the last K turns")
+    flags.add_argument("--context-window", type=integer_at_least(256), metavar="TOKENS",
+                       help="the context window history auto fits (default: each model's "
+                            "from LiteLLM's map; needed for a local server)")
+    flags.add_argument("--cache", choices=("auto", "off"),
+                       help="prompt caching: auto (default: cache markers on Anthropic routes, "
+                            "a prompt_cache_key on OpenAI's) or off")
     flags.add_argument("--tool-mode", choices=("tools", "text", "tags"))
     flags.add_argument("--temperature", type=float)
     flags.add_argument("--model-seed", type=int, metavar="N",
@@ -277,6 +307,14 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     run.add_argument("--ray-address", metavar="ADDRESS",
                      help="with --executor ray: the cluster's head (HOST:PORT, ray://HOST:PORT "
                           "or auto; default: RAY_ADDRESS, else a cluster on this machine)")
+    run.add_argument("--estimate", action="store_true",
+                     help="do not run: play every job against an offline stand-in model and "
+                          "print per arm the calls, tokens and cost with and without prompt "
+                          "caching (-o not needed)")
+    run.add_argument("--estimate-reply-tokens", type=integer_at_least(0), metavar="N",
+                     default=DEFAULT_REPLY_TOKENS,
+                     help=f"with --estimate: tokens the stand-in writes per reply besides its "
+                          f"action (default {DEFAULT_REPLY_TOKENS})")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)

@@ -37,7 +37,8 @@ from .. import __version__
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import Job, Sweep, plays_without_model
 
-__all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task"]
+__all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task",
+           "adapter_options", "cache_record"]
 
 
 class JobInterrupted(Exception):
@@ -90,9 +91,10 @@ def job_task(job: Job):
     return task
 
 
-def build_agent(job: Job, spec: Sweep, task, *, adapter=None):
+def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool = True):
     """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings
-    (``adapter``: use this adapter instead of the model's own, e.g. a replay)."""
+    (``adapter``: use this adapter instead of the model's own, e.g. a replay; ``record_calls``
+    False: keep only each call's usage and cost)."""
     from ..agents import make_agent
 
     s = job.settings
@@ -112,19 +114,55 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None):
                         concurrency=None)
     return make_agent(job.model, task, rendering=s["rendering"], prompt_variant=s["prompt"],
                       history=s["history"], config=config, policy=policy,
-                      adapter_options=dict(spec.adapter_options.get(job.model, {})),
-                      adapter=adapter, prices=spec.price_book())
+                      adapter_options=adapter_options(job.model, spec),
+                      adapter=adapter, prices=spec.price_book(),
+                      context_window=s.get("context_window"), cache_key=f"llm-eval-{job.id}",
+                      record_calls=record_calls)
 
 
-def usage_of(calls: list[dict[str, Any]]) -> tuple[dict[str, Any], float | None]:
-    """Token totals, call and retry counts of an LLM agent's calls, and their cost."""
-    usage = {"calls": len(calls), "retries": sum(len(c["attempts"]) - 1 for c in calls),
-             "input_tokens": 0, "output_tokens": 0, "reasoning_tokens": 0}
+def adapter_options(model: str, spec: Sweep) -> dict[str, Any]:
+    """The options ``model``'s adapter is made with: the spec's for it, and ``cache``."""
+    return {"cache": spec.cache, **spec.adapter_options.get(model, {})}
+
+
+def cache_record(model: str, spec: Sweep, history: Any) -> dict[str, str]:
+    """The header's ``cache``: the setting, how the route caches, how far a request repeats
+    the previous one (``adapters.caching``, ``LLMAgent.prefix_stability``)."""
+    from adapters.caching import cache_kind
+
+    from ..agents.llm import prefix_stability
+
+    options = adapter_options(model, spec)
+    return {"setting": options["cache"], "route": cache_kind(model, options),
+            "prefix": prefix_stability(history)}
+
+
+_TOKENS = ("input_tokens", "output_tokens", "reasoning_tokens", "cache_read_tokens",
+           "cache_write_tokens")
+
+
+def usage_of(calls: list[dict[str, Any]], model: str | None = None,
+             book=None) -> tuple[dict[str, Any], float | None]:
+    """Token totals (cache reads and writes among the input), call and retry counts of an LLM
+    agent's calls, and their cost; given the ``model`` they were priced as (and the price
+    ``book``), also ``uncached_usd``: what they would have cost with no prompt cache, every
+    input token at the input price."""
+    from ..pricing import price
+
+    usage: dict[str, Any] = {"calls": len(calls),
+                             "retries": sum(len(c["attempts"]) - 1 for c in calls),
+                             **{key: 0 for key in _TOKENS}}
     for record in calls:
-        for key in ("input_tokens", "output_tokens", "reasoning_tokens"):
+        for key in _TOKENS:
             usage[key] += record["usage"].get(key) or 0
     costs = [c["cost"]["usd"] for c in calls if c.get("cost")]
-    return usage, (round(sum(costs), 8) if calls and len(costs) == len(calls) else None)
+    priced = bool(calls) and len(costs) == len(calls)
+    if priced and model is not None:
+        uncached = [price({**c["usage"], "cache_read_tokens": 0, "cache_write_tokens": 0},
+                          model, book) for c in calls]
+        if all(u is not None for u in uncached):
+            usage["uncached_usd"] = round(sum(u.usd for u in uncached), 8)
+    return usage, (round(sum(costs), 8) if priced else None)
 
 
 def _versions(job: Job, spec: Sweep) -> dict[str, Any]:
@@ -182,7 +220,9 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
                 world=task.world, family=task.family, seed=task.seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
-                versions=_versions(job, spec), suite=suite))
+                versions=_versions(job, spec), suite=suite,
+                cache=(None if plays_without_model(job.model)
+                       else cache_record(job.model, spec, job.settings["history"]))))
             agent = player if player is not None else \
                 build_agent(job, spec, task, adapter=adapter)
             if hasattr(agent, "on_call"):
@@ -225,7 +265,9 @@ def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
     from adapters.classify import scrub
 
     calls = getattr(agent, "calls", None)
-    usage, cost = usage_of(calls) if calls is not None else (None, None)
+    usage, cost = (usage_of(calls, getattr(agent, "model", None),
+                            getattr(agent, "prices", None)) if calls is not None
+                   else (None, None))
     if fields.get("error"):
         fields["error"] = scrub(fields["error"])
     return JobOutcome(status=status, usage=usage, cost_usd=cost, **fields)

@@ -78,7 +78,7 @@ ATTEMPTS_DIR = "attempts"
 FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold them back
 
 
-def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
+def _finished_outcome(path: Path, job: str, book=None) -> JobOutcome | None:
     """The outcome recorded in a job's transcript if its episode finished (a score, then
     ``end`` done) but the process died before the store heard of it; else None. The
     transcript is read as a stream, keeping only the calls' usage and cost."""
@@ -104,7 +104,8 @@ def _finished_outcome(path: Path, job: str) -> JobOutcome | None:
     if first is None or first.type != "header" or first.job_id != job or \
             last.type != "end" or last.status != "done" or score is None:
         return None
-    usage, cost = usage_of(calls) if calls else (None, None)
+    usage, cost = (usage_of(calls, first.settings.get("model"), book) if calls
+                   else (None, None))
     return JobOutcome("done", score=score.score, raw_reward=score.raw_reward, usage=usage,
                       cost_usd=cost, ended=score.result.get("ended") or None)
 
@@ -266,7 +267,8 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
         store.add_run(run_id, spec.name, spec.canonical())
         store.add_jobs(run_id, jobs.values())
         for row in store.jobs(run_id, "running"):   # a killed run left these
-            finished = _finished_outcome(run_dir / (row.transcript or ""), row.id)
+            finished = _finished_outcome(run_dir / (row.transcript or ""), row.id,
+                                         spec.price_book())
             if finished is not None:   # killed between its episode's end and the store's
                 store.finish(run_id, row.id, score=finished.score,
                              raw_reward=finished.raw_reward, usage=finished.usage,
@@ -361,7 +363,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                     outcome = await cluster.run(job, run_dir / relative, run_id, paid)
                     if outcome.status != WORKER_LOST:
                         return outcome
-                    finished = _finished_outcome(run_dir / relative, job.id)
+                    finished = _finished_outcome(run_dir / relative, job.id, spec.price_book())
                     if finished is not None:   # lost after its episode ended: not run again
                         report.recovered.append(job.id)
                         return finished

@@ -104,7 +104,7 @@ class Budgets(_Strict):
         = Field(default=[None])
     thinking_budget: list[StrictInt | None] = Field(default=[None])
     max_output_tokens: list[StrictInt | None] = Field(default=[None])
-    history: list[Literal["full"] | StrictInt] = Field(default=["full"])
+    history: list[Literal["full", "auto"] | StrictInt] = Field(default=["full"])
 
     @field_validator("*", mode="before")
     @classmethod
@@ -159,6 +159,12 @@ class Sweep(_Strict):
     horizon: int | None = Field(default=None, ge=1)
     max_consecutive_invalid: int | None = Field(default=None, ge=1)
     model_seed: int | None = None
+    # history auto's context window for every model (else each model's from LiteLLM's map);
+    # in the settings of history auto's jobs only
+    context_window: StrictInt | None = Field(default=None, ge=256)
+    # prompt caching (adapters.caching): not in job settings, it changes what a call costs,
+    # not what the model is sent; recorded in each transcript's header
+    cache: Literal["auto", "off"] = "auto"
     # how the jobs run (not in job settings): here, or as Ray tasks on a cluster
     executor: Literal["local", "ray"] = "local"
     ray_address: str | None = None
@@ -437,6 +443,18 @@ class Sweep(_Strict):
         return (DEGENERATE_SEED_WARNING.format(seed=degenerate[0])
                 + "; it applies to the tasks that take their seed from the run")
 
+    def window_of(self, model: str) -> int:
+        """History auto's context window for ``model``: ``context_window``, else LiteLLM's
+        map's (a ``SpecError`` when neither gives one)."""
+        if self.context_window is not None:
+            return self.context_window
+        from ..agents.llm import context_window_of
+
+        try:
+            return context_window_of(model, self.price_book())
+        except ValueError as exc:
+            raise SpecError(f"budgets.history: {exc}") from None
+
     def limit_for(self, provider: str) -> int:
         return self.concurrency.get(provider, self.default_concurrency)
 
@@ -539,6 +557,7 @@ class Sweep(_Strict):
                      "thinking_budget": t, "temperature": self.temperature,
                      "tool_mode": self.tool_mode}
                     | ({"model_seed": self.model_seed} if self.model_seed is not None else {})
+                    | ({"context_window": self.window_of(model)} if h == "auto" else {})
                     for p, r, h, m, e, t in itertools.product(
                         self.prompts, self.renderings, b.history, b.max_output_tokens,
                         b.reasoning_effort, b.thinking_budget)]

@@ -58,6 +58,9 @@ class Header(_Event):
     suite: dict[str, str] | None = None
     program_sha256: str | None = None
     versions: dict[str, Any] = Field(default_factory=dict)
+    # a model's prompt caching ({"setting", "route", "prefix"}: sweep/job.py cache_record);
+    # None: a local agent, or a transcript from before caching
+    cache: dict[str, str] | None = None
 
 
 class PhaseStart(_Event):

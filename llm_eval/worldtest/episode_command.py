@@ -67,7 +67,7 @@ def _llm_settings(args: argparse.Namespace) -> dict:
                               temperature=args.temperature, seed=args.model_seed,
                               reasoning_effort=args.reasoning_effort,
                               thinking_budget=args.thinking_budget, tool_mode=args.tool_mode)
-    options: dict = {}
+    options: dict = {"cache": args.cache}
     if args.base_url:
         options["base_url"] = args.base_url
         ref = parse_model(args.agent)
@@ -78,6 +78,7 @@ def _llm_settings(args: argparse.Namespace) -> dict:
 
     return {"rendering": args.rendering, "prompt_variant": args.prompt,
             "history": args.history, "config": config, "adapter_options": options,
+            "context_window": args.context_window,
             "prices": load_prices(args.prices) if args.prices else None}
 
 
@@ -269,7 +270,7 @@ def _agent_name(text: str) -> str:
 
 
 def _history(text: str) -> str | int:
-    return "full" if text == "full" else _positive(text)
+    return text if text in ("full", "auto") else _positive(text)
 
 
 def _rendering(text: str) -> str:
@@ -347,8 +348,14 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
     model.add_argument("--prompt", type=_prompt, default=None, metavar="VARIANT",
                        help="prompt variant from prompts/ (default, reflective, autumnbench; "
                             "default: autumnbench under --protocol autumnbench, else default)")
-    model.add_argument("--history", type=_history, default="full", metavar="full|K",
-                       help="turns kept in each request: full, or the last K with a summary")
+    model.add_argument("--history", type=_history, default="full", metavar="full|auto|K",
+                       help="turns kept in each request: full, as many recent ones as fit half "
+                            "the context window (auto), or the last K with a summary")
+    model.add_argument("--context-window", type=integer_at_least(256), default=None,
+                       metavar="TOKENS", help="the window history auto fits (default: the "
+                                              "model's in LiteLLM's map)")
+    model.add_argument("--cache", choices=("auto", "off"), default="auto",
+                       help="prompt caching (default auto)")
     model.add_argument("--max-output-tokens", type=_positive, default=None, metavar="N")
     model.add_argument("--temperature", type=_temperature, default=None)
     model.add_argument("--model-seed", type=integer, default=None, metavar="S",

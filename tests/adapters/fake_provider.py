@@ -6,7 +6,7 @@ steps: a reply (a body in the provider's real shape) or a fault (``429`` with Re
 connection closed without an answer, ``malformed``: 200 with broken JSON, ``html``: 200 with an
 HTML page, as a proxy's error or login page comes back), or an error answer of any status
 and body (``error``: how a server refuses a request). Every request is kept (path, headers,
-JSON body). In a reply body, ``ECHO_KEY`` is replaced by the API key the request carried, as a
+JSON body); once the script is exhausted a ``responder`` may answer instead. In a reply body, ``ECHO_KEY`` is replaced by the API key the request carried, as a
 server that echoes a key back (in an error text, a debug field) would. Point an SDK at ``base_url`` (OpenAI: ``base_url + "/v1"``).
 """
 
@@ -18,7 +18,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable
 
 PATHS = ("/v1/chat/completions", "/v1/responses", "/v1/messages")
 FAULTS = ("429", "500", "503", "529", "timeout", "drop", "malformed", "html")
@@ -56,6 +56,10 @@ class FakeProvider:
     hang: float = 2.0
     steps: list[Step] = field(default_factory=list)
     seen: list[Seen] = field(default_factory=list)
+    # answers ``responder(path, body) -> (status, body)`` once the script is exhausted: a
+    # fake model that plays whole episodes (cache_billing.py)
+    responder: Callable[[str, Any], tuple[int, Any]] | None = None
+    keep_bodies: bool = True   # False: ``seen`` keeps no request bodies (long episodes)
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -111,13 +115,16 @@ class FakeProvider:
             body = json.loads(raw)
         except json.JSONDecodeError:
             body = raw.decode("utf-8", "replace")
-        seen = Seen(h.path, dict(h.headers.items()), body)
+        seen = Seen(h.path, dict(h.headers.items()), body if self.keep_bodies else None)
         with self._lock:
             self.seen.append(seen)
             step = self.steps.pop(0) if self.steps else None
         path = h.path.split("?")[0]
         if path not in PATHS:
             return self._send(h, 404, {"error": {"message": f"no route {path}"}}, seen)
+        if step is None and self.responder is not None:
+            status, answer = self.responder(path, body)
+            return self._send(h, status, answer, seen)
         if step is None:
             return self._send(h, 500, {"error": {"message": "fake provider: script exhausted"}},
                               seen)

@@ -10,8 +10,8 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import SIGNATURE, anthropic_error, messages_body
 
-from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
-                      create_adapter, read_reply)
+from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolCallPart, ToolResultPart,
+                      Transient, create_adapter, read_reply)
 
 URL = "https://api.anthropic.com/v1/messages"
 
@@ -40,8 +40,11 @@ def test_thinking_knobs_and_usage(adapter, httpx2_mock):
     assert body["tool_choice"] == {"type": "auto", "disable_parallel_tool_use": True}
     assert body["output_config"] == {"effort": "medium"}
     assert "temperature" not in body and "seed" not in body
-    assert body["system"] == "You explore a grid world."
-    assert body["messages"][0]["content"][1]["source"]["type"] == "base64"
+    assert body["system"] == [{"type": "text", "text": "You explore a grid world.",
+                               "cache_control": {"type": "ephemeral"}}]
+    text, image = body["messages"][0]["content"]
+    assert image["source"]["type"] == "base64" and "cache_control" not in image
+    assert text["cache_control"] == {"type": "ephemeral"}   # the moving breakpoint
     assert body["tools"][0]["input_schema"]["required"] == ["x", "y"]
     assert response.knobs_sent == {"max_tokens": 5096, "thinking.budget_tokens": 4096,
                                    "output_config.effort": "medium"}
@@ -110,3 +113,27 @@ def test_dropped_connection_is_transient(adapter, httpx2_mock):
     httpx2_mock.post(URL).mock(side_effect=httpx.RemoteProtocolError("peer closed"))
     with pytest.raises(Transient):
         asyncio.run(adapter.complete(request()))
+
+
+def test_cache_markers_on_the_stable_prefix_and_the_latest_turn_only(monkeypatch, httpx2_mock):
+    """Two markers whatever the length of the history (the API allows four): the system prompt
+    and the latest turn's last non-image block, here a tool result's text after it; with
+    ``cache: off`` none at all and the system prompt as a plain string."""
+    monkeypatch.setenv("ANTHROPIC_API_KEY", SECRET)
+    route = httpx2_mock.post(URL).respond(json=messages_body(calls=[("toolu_9", "noop", {})]))
+    history = tuple(m for i in range(5) for m in (
+        Message.user(ToolResultPart(call_id=f"toolu_{i}", text="ok"), f"frame {i}"),
+        Message(role="assistant", parts=(ToolCallPart(id=f"toolu_{i + 1}", name="noop",
+                                                      arguments={}),))))
+    for cache, markers in (("auto", 2), ("off", 0)):
+        adapter = create_adapter("anthropic/claude-sonnet-4-5", cache=cache)
+        asyncio.run(adapter.complete(request(history=history)))
+        body = sent(route)
+        found = [(m, b["type"]) for m, message in enumerate(body["messages"])
+                 for b in message["content"] if "cache_control" in b]
+        system_marked = isinstance(body["system"], list)
+        assert len(found) + system_marked == markers
+        if cache == "auto":
+            assert found == [(len(body["messages"]) - 1, "text")]
+        else:
+            assert body["system"] == "You explore a grid world."

@@ -33,6 +33,10 @@ def test_anthropic_via_litellm(adapter):
         response = asyncio.run(adapter.complete(request(cfg)))
     body = json.loads(route.calls.last.request.content)
     assert body["model"] == "claude-sonnet-4-5"
+    # LiteLLM passes our cache markers on: the system prompt and the latest turn's text
+    assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    marked = [b["type"] for b in body["messages"][-1]["content"] if "cache_control" in b]
+    assert marked == ["text"]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert "seed" not in body
     assert response.knobs_sent == {"max_tokens": 3000, "temperature": 0.3,
