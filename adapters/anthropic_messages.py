@@ -25,7 +25,7 @@ import anthropic
 from .base import Adapter, Stopwatch, image_placeholder
 from .caching import marked_part
 from .classify import json_reply, reading_reply, scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
 
@@ -124,7 +124,7 @@ class AnthropicAdapter(Adapter):
         record, _, _ = self.build(request, for_record=True)
         watch = Stopwatch()
         try:
-            result = await self._client.get().messages.create(**kwargs)
+            result = await self._client.get().messages.create(**untransformed(kwargs))
         except Exception as exc:
             verdict = classify_sdk_error(exc, anthropic, self.provider)
             if verdict is None:

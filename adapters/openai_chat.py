@@ -17,7 +17,7 @@ from .caching import prompt_cache_key
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason, chat_tools,
                           parse_tool_call, server_message)
 from .classify import json_reply, malformed, reading_reply, scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import ProviderError, Request, Response, Usage
 
 __all__ = ["OpenAIChatAdapter"]
@@ -81,7 +81,7 @@ class OpenAIChatAdapter(Adapter):
 
     async def _send(self, kwargs: dict[str, Any]) -> Any:
         try:
-            return await self._client.get().chat.completions.create(**kwargs)
+            return await self._client.get().chat.completions.create(**untransformed(kwargs))
         except Exception as exc:
             verdict = classify_sdk_error(exc, openai, self.provider)
             if verdict is None:

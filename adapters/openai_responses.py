@@ -17,7 +17,7 @@ from .base import Adapter, Stopwatch, image_placeholder
 from .caching import prompt_cache_key
 from .chat_format import parse_tool_call
 from .classify import json_reply, reading_reply, scrub
-from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client
+from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
 
@@ -100,7 +100,7 @@ class OpenAIResponsesAdapter(Adapter):
         record, _, _ = self.build(request, for_record=True)
         watch = Stopwatch()
         try:
-            result = await self._client.get().responses.create(**kwargs)
+            result = await self._client.get().responses.create(**untransformed(kwargs))
         except Exception as exc:
             verdict = classify_sdk_error(exc, openai, self.provider)
             if verdict is None:

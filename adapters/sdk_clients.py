@@ -18,7 +18,10 @@ from typing import Any
 from .classify import classify_status, malformed, scrub
 from .types import Fatal, ProviderError, Transient
 
-__all__ = ["LoopClient", "http_client", "classify_sdk_error"]
+__all__ = ["LoopClient", "http_client", "classify_sdk_error", "untransformed"]
+
+# the fields that hold a conversation: sent as ``extra_body`` (``untransformed``)
+_BULK = {"messages": [], "input": [], "tools": None, "system": None}
 
 
 class LoopClient:
@@ -89,3 +92,20 @@ def classify_sdk_error(exc: BaseException, sdk: Any, provider: str) -> ProviderE
     if isinstance(exc, (sdk.APIResponseValidationError, json.JSONDecodeError)):
         return malformed(provider, str(exc), error_class=name)
     return None
+
+
+def untransformed(kwargs: dict[str, Any]) -> dict[str, Any]:
+    """``kwargs`` for an SDK's ``create`` with the conversation (messages or input, tools,
+    system) moved to ``extra_body``, which the SDK merges into the JSON body as it is.
+
+    The OpenAI and Anthropic SDKs otherwise walk every request's whole payload with typing
+    introspection (``_transform_recursive``), which changes nothing in these plain dicts and
+    costs more than all else a call does: measured here, 126 ms of CPU per call at call 200 of
+    a full-history episode, growing with the history (a known SDK issue: anthropic-sdk-python
+    #1195). The body sent is the same JSON."""
+    lean = {k: v for k, v in kwargs.items() if k not in _BULK}
+    bulk = {k: kwargs[k] for k in _BULK if k in kwargs}
+    for key in bulk:   # a required parameter keeps an empty stand-in, replaced on merging
+        if _BULK[key] is not None:
+            lean[key] = _BULK[key]
+    return {**lean, "extra_body": {**kwargs.get("extra_body", {}), **bulk}}
