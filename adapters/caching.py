@@ -26,6 +26,7 @@ without use at Anthropic), so it is right for an episode whose calls follow one 
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -106,43 +107,47 @@ class PromptCache:
     def bill(self, request: Request) -> CacheBill:
         found = blocks(request, self._last)
         self._last = (request, found)
-        ends = []   # tokens up to and including each block
-        total = 0
-        for b in found:
-            total += b.tokens
-            ends.append(total)
+        total = found[-1].end if found else 0
         if self.kind == "automatic":
-            return self._automatic(found, ends, total)
+            return self._automatic(found, total)
         if self.kind == "explicit" and self.setting == "auto":
-            return self._explicit(request, found, ends, total)
+            return self._explicit(request, found, total)
         return CacheBill(total, 0, 0)
 
-    def _automatic(self, found: list[Block], ends: list[int], total: int) -> CacheBill:
-        read = 0
-        for i, b in enumerate(found):
-            if b.digest not in self._cached:
-                break
-            read = ends[i]
-        self._cached.update(b.digest for b in found)
+    def _automatic(self, found: list[Block], total: int) -> CacheBill:
+        # every digest of every request is kept and each covers its whole prefix, so the
+        # cached blocks are a prefix of ``found``: the first one not cached by bisection
+        first = bisect.bisect_left(range(len(found)), True,
+                                   key=lambda i: found[i].digest not in self._cached)
+        read = found[first - 1].end if first else 0
+        self._cached.update(b.digest for b in found[first:])
         if read < MIN_CACHED_TOKENS:
             return CacheBill(total, 0, 0)
         return CacheBill(total, read - (read - MIN_CACHED_TOKENS) % AUTOMATIC_STEP, 0)
 
-    def _explicit(self, request: Request, found: list[Block], ends: list[int],
-                  total: int) -> CacheBill:
-        marks = [i for i, b in enumerate(found) if b.where == ("system",)][-1:]
+    def _explicit(self, request: Request, found: list[Block], total: int) -> CacheBill:
+        marks = []   # the system prompt's block (before the messages') and the moving marker's
+        for i, b in enumerate(found):
+            if isinstance(b.where[0], int):
+                break
+            if b.where == ("system",):
+                marks[:] = [i]
         moving = marked_part(request)
         if moving is not None:
-            marks += [i for i, b in enumerate(found) if b.where[:2] == moving]
+            i = len(found) - 1   # the moving marker's part is in the last message
+            while i >= 0 and found[i].where[0] == moving[0] and found[i].where[:2] != moving:
+                i -= 1
+            if i >= 0 and found[i].where[:2] == moving:
+                marks.append(i)
         read = 0
         for mark in marks:
             for j in range(mark, max(-1, mark - LOOKBACK_BLOCKS - 1), -1):
                 if found[j].digest in self._cached:
-                    read = max(read, ends[j])
+                    read = max(read, found[j].end)
                     break
         written = 0
         for mark in marks:
-            if ends[mark] >= MIN_CACHED_TOKENS and found[mark].digest not in self._cached:
+            if found[mark].end >= MIN_CACHED_TOKENS and found[mark].digest not in self._cached:
                 self._cached.add(found[mark].digest)
-                written = max(written, ends[mark] - read)
+                written = max(written, found[mark].end - read)
         return CacheBill(total, read, written)

@@ -25,6 +25,7 @@ import base64
 import functools
 import hashlib
 import json
+import operator
 import re
 import struct
 from dataclasses import dataclass
@@ -68,11 +69,13 @@ def _image_tokens(head: str) -> int:
 class Block:
     """One cacheable unit of a request: ``where`` is ``("tools",)``, ``("system",)`` or
     ``(message index, part index)``; ``digest`` covers every block up to and including this
-    one; ``image`` marks an image part."""
+    one; ``end`` is the tokens of every block up to and including this one; ``image`` marks an
+    image part."""
 
     where: tuple
     tokens: int
     digest: bytes
+    end: int
     image: bool = False
 
 
@@ -102,19 +105,21 @@ def blocks(request: Request, previous: tuple[Request, list[Block]] | None = None
     start = 0
     if previous is not None and previous[0].tools == request.tools:
         before, known = previous
-        shared = 0
-        for mine, theirs in zip(request.messages, before.messages):
-            if mine is not theirs:
-                break
-            shared += 1
+        same = list(map(operator.is_, request.messages, before.messages))
+        shared = same.index(False) if False in same else len(same)
         if shared:   # the system prompt is the first message
-            out = [b for b in known if not isinstance(b.where[0], int) or b.where[0] < shared]
+            cut = len(known)   # the known blocks are in order: the unshared messages' last
+            while cut and isinstance(known[cut - 1].where[0], int) and \
+                    known[cut - 1].where[0] >= shared:
+                cut -= 1
+            out = known[:cut]
             start = shared
 
     def add(where: tuple, text: str, tokens: int, image: bool = False) -> None:
         link = hashlib.sha256(out[-1].digest if out else b"")
         link.update(repr(where).encode() + b"\0" + text.encode())
-        out.append(Block(where, tokens, link.digest(), image))
+        out.append(Block(where, tokens, link.digest(), tokens + (out[-1].end if out else 0),
+                         image))
 
     if request.tools and not out:
         text = _tools_text(request)
@@ -135,4 +140,5 @@ def blocks(request: Request, previous: tuple[Request, list[Block]] | None = None
 
 def estimate_request(request: Request) -> int:
     """The estimated input tokens of ``request``: every block's estimate summed."""
-    return sum(b.tokens for b in blocks(request))
+    found = blocks(request)
+    return found[-1].end if found else 0

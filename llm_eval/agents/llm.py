@@ -157,7 +157,7 @@ class LLMAgent:
         self.name = model
         self.calls: list[dict[str, Any]] = []
         self.on_call: Callable[[dict[str, Any], Request], None] | None = None
-        self._runner: asyncio.Runner | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._start_episode(None)
 
     # -- the Agent interface ---------------------------------------------------------------------
@@ -196,12 +196,12 @@ class LLMAgent:
 
     def close(self) -> None:
         """Release the adapter's connections and the agent's event loop."""
-        if self._runner is not None:
+        if self._loop is not None:
+            loop, self._loop = self._loop, None
             try:
-                self._runner.run(self.adapter.aclose())
+                loop.run_until_complete(self.adapter.aclose())
             finally:
-                self._runner.close()
-                self._runner = None
+                _close_loop(loop)
 
     # -- state -----------------------------------------------------------------------------------
     def _start_episode(self, start: EpisodeStart | None) -> None:
@@ -215,6 +215,9 @@ class LLMAgent:
         self._first = 0                  # history auto: the first turn kept
         self._system_message: Message | None = None
         self._first_message: dict[int, Message] = {}   # the first kept turn's, by its index
+        # (first kept turn, answered turns covered, their messages after the system prompt's):
+        # the last request's prefix, extended by the next one rather than rebuilt
+        self._prefix: tuple[int, int, list[Message]] | None = None
         self._episode_key = self.cache_key
 
     @property
@@ -222,9 +225,12 @@ class LLMAgent:
         return prefix_stability(self.history)
 
     def _run(self, coroutine):
-        if self._runner is None:   # one loop per agent: the SDK clients keep their connections
-            self._runner = asyncio.Runner()
-        return self._runner.run(coroutine)
+        # one loop per agent (the SDK clients keep their connections), run directly: in the
+        # main thread asyncio.Runner swaps the SIGINT handler twice a call, and each swap
+        # formats the running task's repr (a tenth of a stand-in call's time)
+        if self._loop is None:
+            self._loop = asyncio.new_event_loop()
+        return self._loop.run_until_complete(coroutine)
 
     # -- building a turn -------------------------------------------------------------------------
     def _turn(self, obs: Observation) -> _Turn:
@@ -424,10 +430,18 @@ class LLMAgent:
         """The request keeping the turns from ``first`` on."""
         if self._system_message is None:
             self._system_message = Message.system(self._system())
-        messages: list[Message] = [self._system_message]
-        for i in range(first, len(self._turns)):
+        last = len(self._turns) - 1
+        if self._prefix is not None and self._prefix[0] == first and self._prefix[1] <= last:
+            _, start, done = self._prefix   # the answered turns' messages, built before
+        else:
+            start, done = first, [self._system_message]
+        messages = done
+        for i in range(start, len(self._turns)):
             turn = self._turns[i]
-            current = i == len(self._turns) - 1
+            current = i == last
+            if current:
+                self._prefix = (first, last, done)
+                messages = list(done)
             # a past turn's message is built once and then sent as the same object (the
             # first kept one once per cut): each request repeats the last one's messages
             known = turn.message if i > first else self._first_message.get(first)
@@ -543,3 +557,18 @@ def _options_text(options) -> str:
     for k, option in enumerate(options):
         lines.append(f"option {k}: {json.dumps([list(row) for row in option])}")
     return "\n".join(lines)
+
+
+def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
+    """Close an agent's event loop as ``asyncio.Runner.close`` would: cancel what is left
+    (a call a Ctrl-C interrupted), finish async generators and the default executor."""
+    try:
+        pending = asyncio.all_tasks(loop)
+        for task in pending:
+            task.cancel()
+        if pending:
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        loop.run_until_complete(loop.shutdown_asyncgens())
+        loop.run_until_complete(loop.shutdown_default_executor())
+    finally:
+        loop.close()

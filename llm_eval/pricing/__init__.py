@@ -249,6 +249,7 @@ class PriceBook:
         self.overrides = dict(overrides or {})
         self.file = file
         self.file_sha256 = file_sha256
+        self._found: dict[str, tuple[str, ModelPrice, str] | None] = {}   # lookup's, by model
 
     @property
     def litellm_version(self) -> str:
@@ -268,7 +269,12 @@ class PriceBook:
 
     def lookup(self, model: str) -> tuple[str, ModelPrice, str] | None:
         """(the name priced, its rates, where they came from) for our ``provider/model``, or
-        None if it is unpriced."""
+        None if it is unpriced (read once per model: every call is priced)."""
+        if model not in self._found:
+            self._found[model] = self._lookup(model)
+        return self._found[model]
+
+    def _lookup(self, model: str) -> tuple[str, ModelPrice, str] | None:
         name = litellm_name(model)
         if name is None:
             return None

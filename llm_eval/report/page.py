@@ -353,7 +353,9 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
                         tag("td", f"{calls:,}", class_="num"),
                         tag("td", total(e.total_tokens for e in done), class_="num"),
                         tag("td", total(e.reasoning_tokens for e in done), class_="num"),
+                        tag("td", _cache_share(done), class_="num", data_arm=arm),
                         tag("td", UNPRICED if cost == "-" and calls else cost, class_="num"),
+                        tag("td", _uncached_cost(done), class_="num", data_arm=arm),
                         tag("td", f"{spent:,.4f}" if priced else UNPRICED, class_="num",
                             data_arm=arm)))
     if not rows:
@@ -361,16 +363,40 @@ def _compute_table(episodes: Sequence[Any]) -> Markup:
     sources = _price_sources(episodes)
     header = tag("tr", *[tag("th", h) for h in (
         "arm", "done", "model calls", "tokens (in + out)", "reasoning tokens",
-        "cost of done episodes ($)", "spent, every execution ($)")])
+        "input read from cache", "cost of done episodes ($)", "without cache ($)",
+        "spent, every execution ($)")])
     return join([tag("table", header, *rows, class_="compute"),
                  tag("p", "Spent counts every execution of each job, including ones the spend "
                           "cap or Ctrl-C interrupted and failed ones that were rerun; cost "
                           "only the done episodes' own. An unpriced model has no price in "
                           "LiteLLM's map or the run's price file: its calls are not counted "
-                          "(not $0).", class_="note"),
+                          "(not $0). Input read from cache: the share of the done episodes' "
+                          "input tokens the provider served from its prompt cache; without "
+                          "cache: what the same calls would have cost with every input token "
+                          "at the input price (\"-\" for runs recorded before caching was "
+                          "counted).", class_="note"),
                  *([tag("p", "Price source: " + "; ".join(
                      f"{source} ({', '.join(arms)})" for source, arms in sources.items()),
                      class_="note prices")] if sources else [])])
+
+
+def _cache_share(done: Sequence[Any]) -> str:
+    """The share of the done episodes' input tokens read from the prompt cache; "-" when none
+    of them recorded cache reads (a run from before they were counted) or had no input."""
+    counted = [e for e in done if e.usage is not None and "cache_read_tokens" in e.usage]
+    read = sum(e.tokens("cache_read_tokens") or 0 for e in counted)
+    seen = sum(e.tokens("input_tokens") or 0 for e in counted)
+    return f"{read / seen:.0%}" if counted and seen else "-"
+
+
+def _uncached_cost(done: Sequence[Any]) -> str:
+    """What the done episodes would have cost with no prompt cache; "-" unless every priced one
+    recorded it."""
+    priced = [e for e in done if e.cost_usd is not None]
+    values = [(e.usage or {}).get("uncached_usd") for e in priced]
+    if not priced or any(v is None for v in values):
+        return "-"
+    return f"{sum(values):,.4f}"
 
 
 def _price_sources(episodes: Sequence[Any]) -> dict[str, list[str]]:

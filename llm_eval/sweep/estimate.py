@@ -13,12 +13,15 @@ same price book the run uses. Nothing is written and no provider is called. The 
 Per arm (``analysis.stats.arm_labels``) it prints the jobs, model calls, input tokens (and the
 share read from cache), output tokens, and the cost with the cache and without it (every input
 token at the input price, as ``cache: off`` on an Anthropic route). Jobs run in worker processes
-(``processes``, default one per core); the figures do not depend on how many.
+(``processes``, default one per core); the figures do not depend on how many. The stand-in
+does not sample, so the seeds and repeats of one task are one episode, played once.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,13 +99,34 @@ def estimate_sweep(spec: Sweep, *, reply_tokens: int, processes: int | None = No
 
     jobs = spec.expand()
     model_jobs = [j for j in jobs if not plays_without_model(j.model)]
+    # the stand-in plays the same episode for every seed and repeat of a task: one of each
+    played: dict[str, Job] = {}
+    keys = []
+    for job in model_jobs:
+        keys.append(_episode_key(job))
+        played.setdefault(keys[-1], job)
     work = functools.partial(estimate_job, spec=spec, reply_tokens=reply_tokens)
     count = default_processes() if processes is None else processes
-    estimates = list(map_in_order(work, model_jobs, count))
+    by_key = dict(zip(played, map_in_order(work, list(played.values()), count)))
+    estimates = [dataclasses.replace(by_key[key], job_id=job.id, settings=job.settings)
+                 for job, key in zip(model_jobs, keys)]
     arms: dict[str, ArmEstimate] = {}
     for estimate, label in zip(estimates, arm_labels([e.settings for e in estimates])):
         arms.setdefault(label, ArmEstimate(label)).jobs.append(estimate)
     return list(arms.values()), len(jobs) - len(model_jobs)
+
+
+def _episode_key(job: Job) -> str:
+    """What decides a job's episode against the stand-in model: its settings but the seed and
+    repeat (the stand-in does not sample) and the task it plays (which some tasks seed from
+    the job's seed)."""
+    from ..tasks.store import dump_task
+    from .job import job_task
+    from .spec import _digest
+
+    settings = {k: v for k, v in job.settings.items() if k not in ("seed", "repeat")}
+    return _digest(json.dumps(settings, sort_keys=True, default=str) + "\0"
+                   + dump_task(job_task(job)))
 
 
 def _money(usd: float | None) -> str:

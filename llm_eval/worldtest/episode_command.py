@@ -149,7 +149,11 @@ def cmd_episode(args: argparse.Namespace) -> int:
             return 2
         if args.record:
             adapter = RecordingAdapter(adapter, args.record)
-        agent = make_agent(args.agent, task, adapter=adapter, **settings)
+        try:
+            agent = make_agent(args.agent, task, adapter=adapter, **settings)
+        except ValueError as exc:   # e.g. --history auto without a window the map knows
+            print(f"llm-eval: error: {exc}", file=sys.stderr)
+            return 2
         try:
             result = run_episode(task, agent, **play)
         except InfrastructureError as exc:

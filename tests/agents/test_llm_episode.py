@@ -207,6 +207,14 @@ def test_a_missing_key_is_a_usage_error_naming_the_variable(capsys):
     assert code == 2 and "OPENAI_API_KEY is not set" in err and "Traceback" not in err
 
 
+def test_history_auto_without_a_known_window_is_a_usage_error_naming_the_flag(capsys):
+    code = main(["episode", "warehouse", "--family", "mfp", "--agent",
+                 "openai-chat/house-model", "--base-url", "http://127.0.0.1:9/v1",
+                 "--history", "auto"])
+    err = capsys.readouterr().err
+    assert code == 2 and "--context-window N" in err and "Traceback" not in err
+
+
 def test_exhausted_retries_are_an_infrastructure_error_not_a_score(monkeypatch, tmp_path,
                                                                    capsys):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)

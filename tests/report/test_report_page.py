@@ -127,7 +127,8 @@ def test_scaling_and_a_knob_that_changed_nothing(tmp_path):
     assert re.findall(r"<tr><th>([^<]*)</th>", table)[1:] == \
         ["openai/gpt-x reasoning_effort=high", "openai/gpt-x reasoning_effort=low"]
     cells = re.findall(r'<td class="num"[^>]*>([^<]*)</td>', table)
-    assert cells == ["8", "32", "20,800", "512", "0.0200", "0.0200"] * 2
+    # no cache reads recorded (a run from before they were counted): "-", not 0%
+    assert cells == ["8", "32", "20,800", "512", "-", "0.0200", "-", "0.0200"] * 2
 
 
 def test_same_runs_same_bytes_and_a_torn_or_broken_transcript_is_reported(random_oracle_run,
@@ -289,4 +290,35 @@ def test_a_model_without_a_price_is_named_where_cost_is_missing(tmp_path):
             "reported no reasoning tokens." in html)
     table = re.search(r'<table class="compute">.*?</table>', html).group(0)
     assert re.findall(r'<td class="num"[^>]*>([^<]*)</td>', table) == \
-        ["3", "6", "330", "-", "unpriced", "unpriced"]   # not $0
+        ["3", "6", "330", "-", "-", "unpriced", "-", "unpriced"]   # not $0
+
+
+def test_the_compute_table_shows_the_share_read_from_cache_and_the_cost_without_it(tmp_path):
+    """Per arm: input tokens read from the prompt cache over all input tokens of its done
+    episodes, and the sum of their ``uncached_usd`` beside what they did cost."""
+    run_dir = tmp_path / "cached"
+    jobs = [_Job(f"{cache}{seed}", {"v": 1, "model": "anthropic/claude-x", "world": "easel",
+                                    "family": "mfp", "task": "easel-mfp", "seed": seed,
+                                    "repeat": 0, "history": cache})
+            for cache in ("full", "auto") for seed in (1, 2)]
+    with RunStore(run_dir / "run.sqlite") as store:
+        store.add_run("r", "r", {})
+        store.add_jobs("r", jobs)
+        for i, job in enumerate(jobs):
+            store.start("r", job.id, f"transcripts/{job.id}.jsonl")
+            read = 0 if job.id.startswith("full") else 20_000 + 5_000 * i
+            store.finish("r", job.id, score=0.5, raw_reward=0.5, cost_usd=0.01 * (i + 1),
+                         usage={"calls": 10, "input_tokens": 50_000, "output_tokens": 400,
+                                "cache_read_tokens": read, "cache_write_tokens": 0,
+                                "uncached_usd": 0.15})
+    html = build_report([run_dir], tmp_path / "r.html").read_text(encoding="utf-8")
+    table = re.search(r'<table class="compute">.*?</table>', html).group(0)
+    assert "input read from cache" in table and "without cache ($)" in table
+    rows = dict(re.findall(r"<tr><th>([^<]*)</th>(.*?)</tr>", table)[1:])
+    cells = {arm: re.findall(r'<td class="num"[^>]*>([^<]*)</td>', row)
+             for arm, row in rows.items()}
+    # auto: (30,000 + 35,000) of 100,000 input tokens from cache; cost 0.03 + 0.04
+    assert cells["anthropic/claude-x history=auto"] == \
+        ["2", "20", "100,800", "-", "65%", "0.0700", "0.3000", "0.0700"]
+    assert cells["anthropic/claude-x history=full"] == \
+        ["2", "20", "100,800", "-", "0%", "0.0300", "0.3000", "0.0300"]

@@ -16,7 +16,7 @@ from fake_provider import FakeProvider
 from llm_eval.cli import main
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import Sweep, run_sweep
-from llm_eval.sweep.estimate import estimate_sweep, format_estimate
+from llm_eval.sweep.estimate import estimate_job, estimate_sweep, format_estimate
 from llm_eval.sweep.spec import SpecError
 from llm_eval.transcripts import read_transcript
 
@@ -129,3 +129,16 @@ def test_spec_settings_reach_the_estimate_from_a_file(tmp_path, capsys):
                                 "budgets": {"interaction_steps": [5]}}))
     assert main(["run", str(path), "--estimate", "--processes", "1"]) == 0
     assert "anthropic/claude-sonnet-4-5" in capsys.readouterr().out
+
+
+def test_seeds_and_repeats_of_a_task_are_played_once_and_each_job_gets_the_figures():
+    """The stand-in does not sample, so the seeds and repeats of a task are one episode: each
+    job's figures equal its own episode's, played alone."""
+    spec = Sweep.from_data({"models": ["anthropic/claude-sonnet-4-5"], "worlds": ["easel"],
+                            "families": ["mfp", "planning"], "seeds": [1, 2], "repeats": 2,
+                            "budgets": {"interaction_steps": [15]}})
+    (arm,), _ = estimate_sweep(spec, reply_tokens=40, processes=1)
+    jobs = spec.expand()
+    assert [e.job_id for e in arm.jobs] == [j.id for j in jobs] and len(jobs) == 8
+    for job, estimate in zip(jobs, arm.jobs):
+        assert estimate == estimate_job(job, spec, 40)
