@@ -6,16 +6,20 @@ The setting is ``cache``: ``"auto"`` (the default) or ``"off"``, an adapter opti
 - **explicit** (``anthropic/...``, and ``litellm/anthropic/...``): the provider caches only at
   blocks marked ``cache_control``. With ``auto`` two markers are sent (the API allows four): on
   the system prompt, which caches the tools with it (the stable prefix; tools change only when a
-  phase starts), and on the last text block of the latest user turn (the moving breakpoint). An
+  phase starts), and on the last text or tool-result block of the latest turn (the moving
+  breakpoint). The shortest prefix cached is the model's documented minimum
+  (``min_cached_tokens``: 1,024 tokens for most, up to 4,096). An
   image of the latest turn comes after that block: later turns do not resend images, so a marker
   after one would write a prefix no later request has. A request reads the longest marked prefix
   an earlier request wrote, found at one of its markers or up to 20 blocks before it; it writes
   (at 1.25x the input price) the part of its marked prefix not read. ``off`` sends no marker.
 - **automatic** (``openai/...``, ``openai-chat/...`` and ``litellm/openai/...`` talking to
   OpenAI's own API): every prompt's prefix is cached, and a request reads the longest prefix it
-  shares with an earlier one once that is at least 1,024 tokens, in steps of 128. The adapter
-  sends a stable per-episode ``prompt_cache_key`` (the episode's id) so one episode's calls
-  reach the same cache; ``off`` sends no key, which is all it can change: OpenAI caches anyway.
+  shares with an earlier one once that is at least 1,024 tokens, in steps of 128. The
+  ``openai`` and ``openai-chat`` adapters send a stable per-episode ``prompt_cache_key`` (the
+  episode's id) so one episode's calls reach the same cache (the LiteLLM adapter sends none:
+  OpenAI still caches, routing by the prefix alone); ``off`` sends no key, which is all it can
+  change: OpenAI caches anyway.
 - **none**: any other route (a local server through ``base_url``, other LiteLLM providers).
 
 ``PromptCache`` bills a request as the route's cache would, on the estimated tokens of
@@ -27,6 +31,7 @@ without use at Anthropic), so it is right for an episode whose calls follow one 
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -34,11 +39,26 @@ from .tokens import Block, blocks
 from .types import ImagePart, Request
 
 __all__ = ["CACHE_SETTINGS", "CacheKind", "cache_kind", "marked_part", "prompt_cache_key", "PromptCache",
-           "CacheBill", "MIN_CACHED_TOKENS", "LOOKBACK_BLOCKS", "check_cache_setting"]
+           "CacheBill", "MIN_CACHED_TOKENS", "LOOKBACK_BLOCKS", "check_cache_setting",
+           "min_cached_tokens"]
 
 CACHE_SETTINGS = ("auto", "off")
 CacheKind = Literal["explicit", "automatic", "none"]
 MIN_CACHED_TOKENS = 1024
+
+
+def min_cached_tokens(model: str) -> int:
+    """The shortest prefix a route caches for ``model``: 1,024 tokens, except the Claude models
+    Anthropic documents higher minimums for (Haiku 3 and 3.5 and Sonnet 4.6: 2,048; Haiku 4.5,
+    Opus 4.5 and later: 4,096)."""
+    name = model.rpartition("/")[2].lower().replace(".", "-")
+    if "haiku" in name:
+        return 4096 if re.search(r"haiku-[4-9]", name) else 2048
+    if re.search(r"opus-4-[5-9]", name):
+        return 4096
+    if re.search(r"sonnet-4-[6-9]", name):
+        return 2048
+    return MIN_CACHED_TOKENS
 AUTOMATIC_STEP = 128
 LOOKBACK_BLOCKS = 20
 
@@ -98,9 +118,11 @@ class CacheBill:
 class PromptCache:
     """One episode's prefix cache on a route (module docstring)."""
 
-    def __init__(self, kind: CacheKind, setting: str = "auto") -> None:
+    def __init__(self, kind: CacheKind, setting: str = "auto", *,
+                 min_tokens: int = MIN_CACHED_TOKENS) -> None:
         self.kind = kind
         self.setting = check_cache_setting(setting)
+        self.min_tokens = min_tokens
         self._cached: set[bytes] = set()
         self._last: tuple[Request, list[Block]] | None = None
 
@@ -121,9 +143,9 @@ class PromptCache:
                                    key=lambda i: found[i].digest not in self._cached)
         read = found[first - 1].end if first else 0
         self._cached.update(b.digest for b in found[first:])
-        if read < MIN_CACHED_TOKENS:
+        if read < self.min_tokens:
             return CacheBill(total, 0, 0)
-        return CacheBill(total, read - (read - MIN_CACHED_TOKENS) % AUTOMATIC_STEP, 0)
+        return CacheBill(total, read - (read - self.min_tokens) % AUTOMATIC_STEP, 0)
 
     def _explicit(self, request: Request, found: list[Block], total: int) -> CacheBill:
         marks = []   # the system prompt's block (before the messages') and the moving marker's
@@ -147,7 +169,7 @@ class PromptCache:
                     break
         written = 0
         for mark in marks:
-            if found[mark].end >= MIN_CACHED_TOKENS and found[mark].digest not in self._cached:
+            if found[mark].end >= self.min_tokens and found[mark].digest not in self._cached:
                 self._cached.add(found[mark].digest)
                 written = max(written, found[mark].end - read)
         return CacheBill(total, read, written)

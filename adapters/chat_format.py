@@ -68,11 +68,16 @@ def chat_messages(request: Request, *, for_record: bool = False,
 
 def mark_for_cache(messages: list[dict[str, Any]]) -> None:
     """Put Anthropic's ``cache_control`` marker (``adapters.caching``) on the system message and
-    on the last text of the latest user message, as LiteLLM passes them to Anthropic models: a
-    marked content is a list of parts, the marker on its last text part (images after it)."""
+    on the latest turn, as LiteLLM passes them to Anthropic models: a marked content is a list
+    of parts, the marker on its last text part (images after it); a turn that went back as a
+    tool result alone (no user message after it) is marked on the tool message, which LiteLLM
+    puts on its ``tool_result`` block."""
     system = next((m for m in messages if m["role"] == "system"), None)
-    user = next((m for m in reversed(messages) if m["role"] == "user"), None)
-    for message in (system, user):
+    latest = next((m for m in reversed(messages) if m["role"] in ("user", "tool")), None)
+    if latest is not None and latest["role"] == "tool":
+        latest["cache_control"] = {"type": "ephemeral"}
+        latest = None
+    for message in (system, latest):
         if message is None:
             continue
         content = message["content"]

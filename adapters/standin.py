@@ -25,7 +25,7 @@ import re
 from typing import Any
 
 from .base import Adapter
-from .caching import PromptCache, cache_kind
+from .caching import PromptCache, cache_kind, min_cached_tokens
 from .tokens import estimate_text
 from .types import Fatal, Request, Response, ToolCall, Usage
 
@@ -50,14 +50,15 @@ class StandInAdapter(Adapter):
         self.setting = options.get("cache", "auto")
         self.reply_tokens = reply_tokens
         self.context_window = context_window
-        self._cache = PromptCache(self.kind, self.setting)
+        self._min_tokens = min_cached_tokens(model)
+        self._cache = PromptCache(self.kind, self.setting, min_tokens=self._min_tokens)
         self._serial = 0
 
     async def complete(self, request: Request) -> Response:
         meta = request.metadata
         turn = int(meta.get("turn", 0))
         if turn == 0:
-            self._cache = PromptCache(self.kind, self.setting)
+            self._cache = PromptCache(self.kind, self.setting, min_tokens=self._min_tokens)
         bill = self._cache.bill(request)
         if self.context_window is not None and bill.input_tokens > self.context_window:
             raise Fatal(f"prompt is too long: {bill.input_tokens} tokens > "
@@ -103,7 +104,7 @@ def _choose(meta: dict[str, Any], turn: int) -> str:
         for i, p in enumerate(form.get("params", ())):
             low = p["low"] if p["low"] is not None else 0
             high = p["high"] if p["high"] is not None else low
-            numbers.append(str(low + (turn * (3 + 2 * i)) % (high - low + 1)))
+            numbers.append(str(low + (turn * (3 + 2 * i)) % max(1, high - low + 1)))
         return " ".join([form["kind"], *numbers])
     offered = meta.get("offered") or []
     going = [o for o in offered if o.split(" ")[0] in KEEP_GOING] or offered or ["noop"]

@@ -199,6 +199,7 @@ class LLMAgent:
         if self._loop is not None:
             loop, self._loop = self._loop, None
             try:
+                _cancel_pending(loop)   # a call a Ctrl-C interrupted ends here, not after
                 loop.run_until_complete(self.adapter.aclose())
             finally:
                 _close_loop(loop)
@@ -423,7 +424,9 @@ class LLMAgent:
                 high = middle
             else:
                 low = middle + 1
-        self._first = max(self._first, low)
+        # never past the current turn: a turn that alone outgrows the share is still sent (the
+        # provider says whether it fits: a context-length error ends the episode, scored)
+        self._first = min(max(self._first, low), len(self._turns) - 1)
         return self._build(obs, self._first)
 
     def _build(self, obs: Observation, first: int) -> Request:
@@ -559,15 +562,20 @@ def _options_text(options) -> str:
     return "\n".join(lines)
 
 
+def _cancel_pending(loop: asyncio.AbstractEventLoop) -> None:
+    """Cancel what is left on an agent's loop (a call a Ctrl-C interrupted) and let it end."""
+    pending = asyncio.all_tasks(loop)
+    for task in pending:
+        task.cancel()
+    if pending:
+        loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+
+
 def _close_loop(loop: asyncio.AbstractEventLoop) -> None:
-    """Close an agent's event loop as ``asyncio.Runner.close`` would: cancel what is left
-    (a call a Ctrl-C interrupted), finish async generators and the default executor."""
+    """Close an agent's event loop as ``asyncio.Runner.close`` would: cancel what is left,
+    finish async generators and the default executor."""
     try:
-        pending = asyncio.all_tasks(loop)
-        for task in pending:
-            task.cancel()
-        if pending:
-            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+        _cancel_pending(loop)
         loop.run_until_complete(loop.shutdown_asyncgens())
         loop.run_until_complete(loop.shutdown_default_executor())
     finally:

@@ -228,7 +228,7 @@ def _estimate(spec: Sweep, args: argparse.Namespace) -> int:
     from .estimate import estimate_sweep, format_estimate
 
     arms, local = estimate_sweep(spec, reply_tokens=args.estimate_reply_tokens,
-                                 processes=args.processes or None)
+                                 processes=args.processes)   # 0: here, one by one
     print(format_estimate(arms, local, args.estimate_reply_tokens))
     return 0
 
@@ -299,7 +299,8 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     run.add_argument("--processes", type=integer_at_least(0), metavar="N",
                      help="worker processes for the local agents' episodes (random, "
                           "oracle, simulator; default: one per core; 0: in threads, like "
-                          "model jobs)")
+                          "model jobs); with --estimate, for every job (0 or 1: in this "
+                          "process)")
     run.add_argument("--executor", choices=("local", "ray"),
                      help="where the jobs run: here (local, the default) or as Ray tasks on "
                           "a cluster (ray; needs llm-eval[ray]; see docs/ray.md); changes no "

@@ -6,7 +6,8 @@ import pytest
 from adapter_sample import PNG
 
 from adapters import ImagePart, Message, Request, TextPart, Tool
-from adapters.caching import MIN_CACHED_TOKENS, PromptCache, cache_kind, marked_part
+from adapters.caching import (MIN_CACHED_TOKENS, PromptCache, cache_kind, marked_part,
+                              min_cached_tokens)
 from adapters.tokens import blocks, estimate_image, estimate_request, estimate_text
 
 TOOLS = (Tool(name="noop", description="do nothing", parameters={"type": "object"}),)
@@ -111,3 +112,26 @@ def test_how_each_route_caches(model, options, kind):
 def test_a_bad_setting_is_refused():
     with pytest.raises(ValueError, match="cache must be one of auto, off"):
         PromptCache("explicit", "on")
+
+
+@pytest.mark.parametrize("model,tokens", [
+    ("anthropic/claude-sonnet-4-5", 1024), ("anthropic/claude-opus-4-1", 1024),
+    ("anthropic/claude-3-5-haiku-20241022", 2048), ("anthropic/claude-3-haiku-20240307", 2048),
+    ("anthropic/claude-haiku-4-5", 4096), ("litellm/anthropic/claude-opus-4-5-20251101", 4096),
+    ("anthropic/claude-sonnet-4.6", 2048), ("openai/gpt-4.1", 1024)])
+def test_the_shortest_cached_prefix_is_the_models_documented_minimum(model, tokens):
+    assert min_cached_tokens(model) == tokens
+
+
+def test_a_prefix_under_the_models_minimum_is_neither_written_nor_read():
+    """The prefix a Sonnet cache writes at once (1,404 tokens), a cache with Haiku 4.5's
+    minimum leaves alone until the request reaches 4,096 tokens (five turns)."""
+    sonnet = PromptCache("explicit", "auto")
+    haiku = PromptCache("explicit", "auto", min_tokens=min_cached_tokens("claude-haiku-4-5"))
+    assert sonnet.bill(history(1)).cache_write_tokens > 0
+    for turns in (1, 2, 3, 4):
+        bill = haiku.bill(history(turns))
+        assert estimate_request(history(turns)) < 4096
+        assert bill.cache_write_tokens == bill.cache_read_tokens == 0
+    assert haiku.bill(history(5)).cache_write_tokens >= 4096
+    assert haiku.bill(history(6)).cache_read_tokens >= 4096

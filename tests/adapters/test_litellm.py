@@ -12,8 +12,8 @@ import respx
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import anthropic_error, messages_body
 
-from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
-                      create_adapter, read_tool_reply)
+from adapters import (Fatal, GenerationConfig, Message, RateLimited, Request, ToolCallPart,
+                      ToolResultPart, action_tools, create_adapter, read_tool_reply)
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"
 
@@ -64,6 +64,28 @@ def test_thinking_blocks_go_back_through_litellm(adapter):
         asyncio.run(adapter.complete(request(cfg, history=history)))
     assistant = json.loads(route.calls.last.request.content)["messages"][1]["content"]
     assert assistant[0]["type"] == "thinking" and assistant[0]["signature"]
+
+
+def test_a_turn_sent_as_a_tool_result_alone_carries_the_moving_cache_marker(adapter):
+    """In tools mode most turns go back as a tool result with no user message after it: the
+    marker moves onto that ``tool_result`` block, and no earlier turn keeps one."""
+    with respx.mock() as mock:
+        route = mock.post(ANTHROPIC).respond(json=messages_body(calls=[("toolu_2", "noop", {})]))
+        called = Message(role="assistant",
+                         parts=(ToolCallPart(id="toolu_1", name="left", arguments={}),))
+        messages = (Message.system("You explore a grid world."), Message.user("Frame 0."),
+                    called,
+                    Message.user(ToolResultPart(call_id="toolu_1", text="Frame 1.")))
+        asyncio.run(adapter.complete(Request(messages=messages, tools=action_tools(FORMS),
+                                             config=GenerationConfig(max_output_tokens=64))))
+    body = json.loads(route.calls.last.request.content)
+    assert body["system"][-1]["cache_control"] == {"type": "ephemeral"}
+    latest = body["messages"][-1]["content"]
+    assert [b["type"] for b in latest] == ["tool_result"]
+    assert latest[0]["cache_control"] == {"type": "ephemeral"}
+    earlier = [b for m in body["messages"][:-1] if isinstance(m["content"], list)
+               for b in m["content"] if "cache_control" in b]
+    assert earlier == []
 
 
 def test_openai_compatible_server_by_base_url():

@@ -370,3 +370,43 @@ def test_a_non_editable_build_ships_the_prompt_variants(tmp_path):
         text=True)
     assert probe.returncode == 0, probe.stderr
     assert set(probe.stdout.split()) >= {"default", "reflective"}
+
+
+def test_a_call_interrupted_by_ctrl_c_is_cancelled_before_the_adapter_closes():
+    """Ctrl-C in the middle of a call (the main thread, as ``llm-eval episode``): closing the
+    agent cancels the call first, so it cannot complete (and be paid for) on the closing
+    client."""
+    import asyncio
+    import signal
+
+    from adapters.standin import StandInAdapter
+
+    order: list[str] = []
+
+    class Slow(StandInAdapter):
+        async def complete(self, request):
+            signal.setitimer(signal.ITIMER_REAL, 0.2)   # Ctrl-C while the call waits
+            try:
+                await asyncio.sleep(30)
+            except asyncio.CancelledError:
+                order.append("call cancelled")
+                raise
+            order.append("call finished")
+            return await super().complete(request)
+
+        async def aclose(self):
+            order.append("adapter closed")
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    agent = LLMAgent("anthropic/claude-sonnet-4-5", adapter=Slow("anthropic/claude-sonnet-4-5"))
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            run_episode(load_task("sparks", "planning"), agent, interaction_steps=3)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        agent.close()
+    assert order == ["call cancelled", "adapter closed"]

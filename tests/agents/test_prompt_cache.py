@@ -133,6 +133,21 @@ def test_history_auto_keeps_every_request_in_its_share_and_the_prefix_between_cu
     assert agent.prefix_stability == "between cuts"
 
 
+@pytest.mark.parametrize("window", [1500, 4096])
+def test_history_auto_always_sends_the_current_turn_however_small_the_window(
+        httpx2_mock, monkeypatch, window):
+    """A window whose half the first turn alone outgrows: the request still holds the current
+    turn (the provider, not llm-eval, says when it does not fit), never the system prompt
+    alone."""
+    _, bodies, requests = openai_episode(httpx2_mock, monkeypatch, history="auto",
+                                         rendering="json", steps=8, window=window)
+    assert len(requests) > 8
+    for request in requests:
+        assert [m.role for m in request.messages][-1] == "user"
+        assert len(request.messages) >= 2
+    assert all(b["messages"][-1]["role"] in ("user", "tool") for b in bodies)
+
+
 def test_history_auto_needs_a_window_for_a_model_the_map_does_not_know():
     with pytest.raises(ValueError, match="--context-window N"):
         LLMAgent("openai-chat/smollm2-135m", history="auto",
