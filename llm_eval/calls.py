@@ -146,8 +146,9 @@ async def call(adapter: Adapter, request: Request, *,
         number = len(attempts) + 1
         started, clock = _now(), time.perf_counter()
         try:
-            response = await asyncio.wait_for(adapter.complete(request), policy.timeout)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(policy.timeout):   # no task of its own, as wait_for's
+                response = await adapter.complete(request)
+        except TimeoutError:
             error: ProviderError = Transient(f"timeout: no answer within {policy.timeout} s",
                                              provider=adapter.provider,
                                              error_class="CallTimeout")
