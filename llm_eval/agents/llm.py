@@ -219,6 +219,7 @@ class LLMAgent:
         # (first kept turn, answered turns covered, their messages after the system prompt's):
         # the last request's prefix, extended by the next one rather than rebuilt
         self._prefix: tuple[int, int, list[Message]] | None = None
+        self._forms: tuple[tuple, tuple, tuple] | None = None   # (forms, tools, their dicts)
         self._episode_key = self.cache_key
 
     @property
@@ -467,7 +468,10 @@ class LLMAgent:
                 else:
                     self._first_message = {first: message}
                 messages.append(turn.assistant)
-        tools = () if self.config.tool_mode != "tools" else action_tools(obs.actions)
+        forms = tuple(obs.actions)
+        if self._forms is None or self._forms[0] != forms:   # a phase's forms: built once
+            self._forms = (forms, action_tools(forms), tuple(f.to_dict() for f in forms))
+        tools = () if self.config.tool_mode != "tools" else self._forms[1]
         request = Request(messages=tuple(messages), tools=tools, config=self.config)
         if self._episode_key is None:    # no job id: a digest of the episode's first request
             self._episode_key = "llm-eval-" + request.canonical_hash()[:16]
@@ -475,7 +479,7 @@ class LLMAgent:
         # stand-in model of --estimate (the valid actions)
         return request.model_copy(update={"metadata": {
             "phase": obs.phase, "step": obs.step, "turn": len(self._turns) - 1,
-            "cache_key": self._episode_key, "actions": [f.to_dict() for f in obs.actions],
+            "cache_key": self._episode_key, "actions": self._forms[2],
             "offered": list(obs.offered)}})
 
     def _opening(self, first: int) -> str:
