@@ -45,6 +45,8 @@ __all__ = ["CACHE_SETTINGS", "CacheKind", "cache_kind", "marked_part", "prompt_c
 CACHE_SETTINGS = ("auto", "off")
 CacheKind = Literal["explicit", "automatic", "none"]
 MIN_CACHED_TOKENS = 1024
+AUTOMATIC_STEP = 128
+LOOKBACK_BLOCKS = 20
 
 
 def min_cached_tokens(model: str) -> int:
@@ -59,8 +61,6 @@ def min_cached_tokens(model: str) -> int:
     if re.search(r"sonnet-4-[6-9]", name):
         return 2048
     return MIN_CACHED_TOKENS
-AUTOMATIC_STEP = 128
-LOOKBACK_BLOCKS = 20
 
 
 def check_cache_setting(value: Any) -> str:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -122,11 +121,10 @@ def _episode_key(job: Job) -> str:
     the job's seed)."""
     from ..tasks.store import dump_task
     from .job import job_task
-    from .spec import _digest
+    from .spec import _digest, job_id
 
     settings = {k: v for k, v in job.settings.items() if k not in ("seed", "repeat")}
-    return _digest(json.dumps(settings, sort_keys=True, default=str) + "\0"
-                   + dump_task(job_task(job)))
+    return job_id({**settings, "task_played": _digest(dump_task(job_task(job)))})
 
 
 def _money(usd: float | None) -> str:
