@@ -37,7 +37,7 @@ import litellm  # noqa: E402
 from .base import Adapter, Stopwatch  # noqa: E402
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  # noqa: E402
                           chat_tools, mark_for_cache, parse_tool_call, server_message)
-from .classify import (classify_status, json_reply, malformed,  # noqa: E402
+from .classify import (classify_status, error_fields, json_reply, malformed,  # noqa: E402
                        reading_reply, scrub)
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
 
@@ -233,8 +233,10 @@ def _classify(exc: BaseException) -> ProviderError | None:
         if response is not None and getattr(response, "headers", None) is not None:
             headers.update(dict(response.headers))
         headers.update(getattr(exc, "litellm_response_headers", None) or {})
+        kind, code, _ = error_fields(getattr(exc, "body", None))
         return classify_status(status if isinstance(status, int) else 500, str(exc)[:500],
-                               provider="litellm", headers=headers, error_class=name)
+                               provider="litellm", headers=headers, error_class=name,
+                               error_type=kind, error_code=code)
     return None
 
 

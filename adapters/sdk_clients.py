@@ -2,8 +2,9 @@
 retries off) and the mapping of the SDKs' exceptions to our three verdicts.
 
 Both SDKs (openai 3.x, anthropic 2.x) are built on httpx2 and share an exception shape:
-``APIStatusError`` (``status_code``, ``response.headers``), ``APITimeoutError`` and
-``APIConnectionError``, ``APIResponseValidationError``.
+``APIStatusError`` (``status_code``, ``response.headers``, ``body``: the error object, which the
+openai SDK keeps as the inner ``error`` and the anthropic SDK whole; ``error_fields`` reads
+both), ``APITimeoutError`` and ``APIConnectionError``, ``APIResponseValidationError``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from .classify import classify_status, malformed, scrub
+from .classify import classify_status, error_fields, malformed, scrub
 from .types import Fatal, ProviderError, Transient
 
 __all__ = ["LoopClient", "http_client", "classify_sdk_error", "untransformed"]
@@ -83,8 +84,10 @@ def classify_sdk_error(exc: BaseException, sdk: Any, provider: str) -> ProviderE
         message = exc.message
         if isinstance(body, dict):
             message = json.dumps(body, sort_keys=True)[:500]
+        kind, code, _ = error_fields(body)
         return classify_status(exc.status_code, message, provider=provider,
-                               headers=dict(exc.response.headers), error_class=name)
+                               headers=dict(exc.response.headers), error_class=name,
+                               error_type=kind, error_code=code)
     if isinstance(exc, sdk.APITimeoutError):
         return Transient(f"timeout: {exc}", provider=provider, error_class=name)
     if isinstance(exc, sdk.APIConnectionError):
