@@ -11,6 +11,8 @@ queue; a second Ctrl-C aborts at once, and resume still works). While it runs, p
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
 line per finished job otherwise; ``--no-progress`` turns it off. ``--processes N`` sets how
 many worker processes run the local agents' episodes (default: one per core).
+``--check-first`` checks every provider model with the sweep's settings before the first job
+(``check_first.py``): a refusal stops the run there (exit 1, the check's report printed).
 ``--executor ray [--ray-address ADDRESS]`` runs each job as a Ray task on a cluster (with
 ``--resume`` too: how the runs finish; docs/ray.md).
 A run directory another ``llm-eval`` is writing to is refused (exit 2, naming the holder).
@@ -165,6 +167,11 @@ def cmd_run(args: argparse.Namespace) -> int:
             print("llm-eval: error: --estimate prices a sweep before it runs; give the "
                   "sweep (SPEC.yaml or flags), not --resume", file=sys.stderr)
             return 2
+        if args.resume and args.check_first:
+            print("llm-eval: error: --check-first checks a sweep before it runs; give the "
+                  "sweep (SPEC.yaml or flags), not --resume (or check a model with "
+                  "llm-eval providers check MODEL)", file=sys.stderr)
+            return 2
         if args.resume:
             ignored = _not_for_resume(args)
             if ignored:
@@ -204,6 +211,11 @@ def cmd_run(args: argparse.Namespace) -> int:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
             if args.estimate:
                 return _estimate(spec, args)
+            if args.check_first:   # a refusal stops the run before its first job
+                from .check_first import check_before_run
+
+                if check_before_run(spec):
+                    return 1
             reports = [run_sweep(spec, args.output, **options)]
     except (SpecError, RunStoreError) as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
@@ -316,6 +328,10 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                      default=DEFAULT_REPLY_TOKENS,
                      help=f"with --estimate: tokens the stand-in writes per reply besides its "
                           f"action (default {DEFAULT_REPLY_TOKENS})")
+    run.add_argument("--check-first", action="store_true",
+                     help="before the first job, one minimal real call per feature each "
+                          "model's jobs use (as llm-eval providers check MODEL); a refusal "
+                          "or an unreachable endpoint stops the run (exit 1) with the report")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)
