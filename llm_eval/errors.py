@@ -22,6 +22,8 @@ __all__ = [
     "AutumnLimitError",
     "AutumnSeedError",
     "AutumnInternalError",
+    "AutumnCheckError",
+    "AutumnCheckWarning",
     "TaskFileError",
 ]
 
@@ -98,6 +100,17 @@ class AutumnSeedError(AutumnError, ValueError):
 
 class AutumnInternalError(AutumnRuntimeError):
     """An unexpected failure inside the interpreter; always a bug in llm_eval, never the program's."""
+
+
+class AutumnCheckError(AutumnError):
+    """Text the reference runs, but not as it reads (``3.5`` runs as 3, ``(if 0 ...)`` always
+    takes its then-branch): ``autumn check`` refuses it, while the interpreter keeps the
+    reference's reading so that frames stay the reference's (AUTUMN.md 15.1)."""
+
+
+class AutumnCheckWarning(AutumnError):
+    """What ``autumn check`` reports without refusing the program (a colour name outside the
+    palette of AUTUMN.md 16, which Autumn accepts but the benchmark cannot index)."""
 
 
 class TaskFileError(LlmEvalError):
