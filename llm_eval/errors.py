@@ -27,6 +27,16 @@ __all__ = [
     "TaskFileError",
 ]
 
+#: The longest message an error shows: the sites that quote input cut it (``quoting.quote``);
+#: this catches any that does not, so no input reaches stderr or a prompt by the megabyte.
+MAX_MESSAGE = 2000
+
+
+def _bounded(message: str) -> str:
+    if len(message) <= MAX_MESSAGE:
+        return message
+    return f"{message[:MAX_MESSAGE]}... (message cut: {len(message):,} characters)"
+
 
 class LlmEvalError(Exception):
     """Base of every error llm_eval raises on purpose."""
@@ -37,6 +47,7 @@ class ActionSyntaxError(LlmEvalError):
 
     def __init__(self, message: str, *, text: str = "", line: int | None = None,
                  source: str | None = None) -> None:
+        message = _bounded(message)
         self.message = message
         self.text = text
         self.line = line
@@ -54,7 +65,7 @@ class AutumnError(LlmEvalError):
 
     def __init__(self, message: str, *, line: int | None = None, column: int | None = None,
                  path: str | None = None) -> None:
-        self.message = message
+        self.message = _bounded(message)
         self.line = line
         self.column = column
         self.path = path
@@ -79,7 +90,8 @@ class AutumnError(LlmEvalError):
 
     def __str__(self) -> str:
         where = self.where()
-        return f"{where}: {self.message}" if where else self.message
+        message = _bounded(self.message)   # callers may have prefixed it since
+        return f"{where}: {message}" if where else message
 
 
 class AutumnSyntaxError(AutumnError):
