@@ -212,7 +212,9 @@ def classify_status(status: int | None, message: str, *, provider: str,
             status == 413 or labels & set(_CONTEXT_CODES)
             or any(word in low for word in _CONTEXT_WORDS) or _CONTEXT_PATTERN.search(low)):
         return _fatal("context_overflow", message, kw)
-    if status in (429, 529):
+    if status in (429, 529) or (status >= 500 and (error_type == "overloaded_error"
+                                                   or "overloaded_error" in low)):
+        # Anthropic's overload, also when LiteLLM passes it on as a 500
         return RateLimited(message, retry_after=retry_after_from(headers), **kw)
     if status in (408, 409) or status >= 500:
         return Transient(message, **kw)
