@@ -45,19 +45,21 @@ def _usage(message: str) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from llm_eval.agents.llm import parse_rendering
+    from llm_eval.calls import CallPolicy
     from llm_eval.errors import LlmEvalError
     from llm_eval.pricing import PriceFileError, load_prices
     from llm_eval.probe import (CheckSettings, CheckSetupError, check_model_sync,
                                 default_tasks, format_report)
     from llm_eval.sweep.command import _local_server
 
-    from .registry import UnknownProviderError
+    from .registry import UnknownProviderError, parse_model
 
     try:
         rendering = parse_rendering(args.rendering)
     except ValueError as exc:
         return _usage(f"--rendering: {exc}")
     try:
+        parse_model(args.model)   # an unknown provider before anything is loaded
         options = _local_server(args.model, args.base_url) if args.base_url else {}
         book = load_prices(args.prices)
         settings = CheckSettings(
@@ -66,7 +68,9 @@ def _check(args: argparse.Namespace) -> int:
             knobs=((args.thinking_budget, args.reasoning_effort),)
             if args.thinking_budget is not None or args.reasoning_effort is not None else (),
             cache=args.cache, tasks=default_tasks(args.world, args.families))
-        report = check_model_sync(settings, prices=book)
+        report = check_model_sync(settings, prices=book,
+                                  policy=CallPolicy(max_attempts=args.max_attempts,
+                                                    concurrency=None))
     except (UnknownProviderError, CheckSetupError, PriceFileError) as exc:
         return _usage(str(exc))
     except LlmEvalError as exc:
@@ -118,6 +122,9 @@ def add_providers_parser(commands: argparse._SubParsersAction) -> None:
                        metavar="F", help="the test phases whose tools are sent (default all)")
     check.add_argument("--prices", metavar="FILE",
                        help="model prices over LiteLLM's map, as for llm-eval run")
+    check.add_argument("--max-attempts", type=integer_at_least(1), default=6, metavar="N",
+                       help="attempts per call, as a run's calls.max_attempts (default 6; "
+                            "rate limits and transient failures are retried, with waits)")
     check.add_argument("--json", action="store_true", dest="check_json",
                        help="print the report as JSON")
     check.set_defaults(handler=_check)

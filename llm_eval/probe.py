@@ -413,7 +413,7 @@ def _price(model: str, book: PriceBook) -> dict[str, Any]:
 
 def endpoint_of(settings: CheckSettings) -> str:
     base = settings.adapter_options.get("base_url")
-    return str(base) if base else f"the {settings.model.partition('/')[0]} provider's own API"
+    return scrub(str(base)) if base else f"the {settings.model.partition('/')[0]} provider's own API"
 
 
 def make_adapter(settings: CheckSettings) -> Adapter:
@@ -439,13 +439,14 @@ async def check_model(settings: CheckSettings, *, policy: CallPolicy | None = No
 
     book = prices or default_prices()
     policy = policy or CallPolicy(concurrency=None)
-    observations = phase_observations(settings.tasks or default_tasks(), settings.protocol)
-    tools = _phase_tools(observations) if settings.tool_mode == "tools" else []
     own = adapter is None
-    adapter = make_adapter(settings) if adapter is None else adapter
+    adapter = make_adapter(settings) if adapter is None else adapter   # a missing key: now
     p = _Prober(settings, adapter, policy, book)
     features: list[FeatureResult] = []
     try:
+        observations = phase_observations(settings.tasks or default_tasks(),
+                                          settings.protocol)
+        tools = _phase_tools(observations) if settings.tool_mode == "tools" else []
         first, basic = await _basic(p)
         features.append(first)
         steps = []

@@ -329,3 +329,27 @@ def test_a_price_file_is_the_named_source(tmp_path, capsys):
     # text mode sends no tools: nothing but the basic call
     assert [f["feature"] for f in report["features"]] == ["basic"]
     assert report["cost_usd"] == pytest.approx((900 * 1.0 + 5 * 2.0) / 1e6)
+
+
+def test_max_attempts_and_credentials_in_the_url_stay_out_of_the_report(capsys, no_waits):
+    url = f"http://user:hunter2secret@127.0.0.1:{closed_port()}/v1"
+    code, out, err = run_check(capsys, MODEL, "--base-url", url, "--max-attempts", "2")
+    assert code == 1 and "Traceback" not in out + err
+    assert len(no_waits) == 1                        # two attempts, one wait between
+    assert "hunter2secret" not in out + err
+    assert "cannot reach" in out and "[redacted]@127.0.0.1" in out
+
+
+def test_litellm_route_to_an_openai_compatible_server(capsys):
+    """The LiteLLM adapter (its own HTTP client) over loopback: basic, tools, an image."""
+    with FakeProvider(responder=chat_model()) as fake:
+        code, out, err = run_check(capsys, "litellm/openai/gpt-4.1-mini", "--base-url",
+                                   fake.base_url + "/v1", "--families", "mfp", "--rendering",
+                                   "png", "--json")
+        paths = {s.path for s in fake.seen}
+    report = json.loads(out)
+    assert code == 0, (out, err)
+    assert paths == {"/v1/chat/completions"}
+    assert {f["feature"]: f["status"] for f in report["features"]} == {
+        "basic": "accepted", "tools: interaction": "accepted", "tools: mfp": "accepted",
+        "image": "accepted"}
