@@ -159,7 +159,7 @@ class ContextExhaustedEvent(_Event):
 
 class End(_Event):
     type: Literal["end"] = "end"
-    status: Literal["done", "failed", "infra_error", "interrupted"]
+    status: Literal["done", "failed", "infra_error", "fatal", "interrupted"]
     error: str | None = None
 
 
