@@ -107,8 +107,32 @@ def _unwrap(tp: Any) -> Any:
 
 @functools.lru_cache(maxsize=None)
 def _fields(td: type) -> tuple[dict[str, Any], frozenset[str]]:
+    """A ``TypedDict``'s fields (types unwrapped) and its required keys. The SDKs' modules use
+    ``from __future__ import annotations``, so ``__required_keys__`` cannot see ``Required[...]``
+    (it reads strings) and says no key is required: they are found from the resolved hints,
+    each key by the totality of the class that declares it."""
     hints = typing.get_type_hints(td, include_extras=True)
-    return ({k: _unwrap(v) for k, v in hints.items()}, frozenset(td.__required_keys__))
+    required = set()
+    for cls in _lineage(td):
+        inherited = set().union(*(getattr(b, "__annotations__", {}) for b in _bases(cls)))
+        for key in set(cls.__annotations__) - inherited:
+            origin = typing.get_origin(hints[key])
+            if origin in (typing.Required, typing_extensions.Required) or (
+                    cls.__total__ and origin not in (typing.NotRequired,
+                                                     typing_extensions.NotRequired)):
+                required.add(key)
+    return {k: _unwrap(v) for k, v in hints.items()}, frozenset(required)
+
+
+def _bases(td: type) -> list[type]:
+    return [b for b in getattr(td, "__orig_bases__", ()) if typing_extensions.is_typeddict(b)]
+
+
+def _lineage(td: type) -> list[type]:
+    out = [td]
+    for base in _bases(td):
+        out.extend(_lineage(base))
+    return out
 
 
 def _type_name(tp: Any) -> str:
