@@ -204,7 +204,7 @@ def test_offline_json_and_a_name_that_does_not_resolve(capsys):
 
 
 @pytest.mark.parametrize("argv,message", [
-    (["openai-chat/x", "--rendering", "svg"], "--rendering"),
+    (["openai-chat/x", "--rendering", "svg"], "--rendering: "),
     (["nope/x"], "unknown provider 'nope'"),
     (["anthropic/claude-sonnet-4-5"], "ANTHROPIC_API_KEY is not set"),
     (["openai-chat/x", "--base-url", "http://127.0.0.1:9/v1", "--world", "atlantis"],
@@ -213,13 +213,16 @@ def test_offline_json_and_a_name_that_does_not_resolve(capsys):
 def test_usage_errors_exit_2_without_a_call(capsys, argv, message):
     code, out, err = run_check(capsys, *argv)
     assert code == 2 and message in err and "Traceback" not in err, (out, err)
+    assert "unrecognized arguments" not in err and not out
 
 
 def test_bad_option_values_are_argparse_usage_errors(capsys):
     assert main(["providers", "check", MODEL, "--thinking-budget", "0"]) == 2
+    assert "argument --thinking-budget: must be at least 1, got 0" in capsys.readouterr().err
     assert main(["providers", "check", MODEL, "--reasoning-effort", "huge"]) == 2
+    assert "argument --reasoning-effort: invalid choice: 'huge'" in capsys.readouterr().err
     assert main(["providers", "check"]) == 2
-    capsys.readouterr()
+    assert "the following arguments are required: MODEL" in capsys.readouterr().err
 
 
 def test_the_provider_list_is_unchanged(capsys):
