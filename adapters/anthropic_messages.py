@@ -9,10 +9,15 @@ Prompt caching (option ``cache``, ``adapters.caching``): with ``auto`` (the defa
 prompt carries a ``cache_control`` marker (caching the tools with it) and so does the last text
 or tool-result block of the latest user turn; ``off`` sends none.
 
+Tools: without ``strict`` and without numeric bounds (``schemas.ANTHROPIC``): strict tool use
+compiles every tool of a request into one grammar with a size ceiling, is not offered on every
+model and refuses ``minimum``/``maximum``; the range is in each parameter's description and
+our own check of the action refuses a value outside it.
+
 Thinking blocks (with their signatures) come back in ``Response.replay_items`` and are sent
 back first in the assistant turn, as the API requires while a tool loop goes on. With thinking
-on the API allows only ``tool_choice`` auto, so an answer without a call can happen; the parser
-reports it to the model as an invalid action.
+on the API allows only ``tool_choice`` auto (said in ``knobs_dropped["tool_choice"]``), so an
+answer without a call can happen; the parser reports it to the model as an invalid action.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ import anthropic
 from .base import Adapter, Stopwatch, image_placeholder
 from .caching import marked_part
 from .classify import json_reply, reading_reply, scrub
+from .schemas import ANTHROPIC
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
@@ -34,6 +40,8 @@ __all__ = ["AnthropicAdapter"]
 DEFAULT_MAX_TOKENS = 4096
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")
 EPHEMERAL = {"type": "ephemeral"}
+NOT_FORCED_WITH_THINKING = ('thinking is on, and the API refuses a forced tool choice with '
+                            'thinking: sent "auto", so a reply may hold no tool call')
 
 
 class AnthropicAdapter(Adapter):
@@ -103,10 +111,12 @@ class AnthropicAdapter(Adapter):
             dropped["thinking_budget"] = "a budget of 0 means thinking off"
         if request.tools and cfg.tool_mode == "tools":
             kwargs["tools"] = [{"name": t.name, "description": t.description,
-                                "input_schema": t.parameters, "strict": True}
+                                "input_schema": ANTHROPIC.parameters(t.parameters)}
                                for t in request.tools]
             kwargs["tool_choice"] = {"type": "auto" if thinking else "any",
                                      "disable_parallel_tool_use": True}
+            if thinking:
+                dropped["tool_choice"] = NOT_FORCED_WITH_THINKING
         if cfg.reasoning_effort is not None:
             if cfg.reasoning_effort in _EFFORTS:
                 kwargs["output_config"] = {"effort": cfg.reasoning_effort}

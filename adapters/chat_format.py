@@ -8,25 +8,45 @@ llama-cpp-python render a list through the chat template as its Python repr); an
 turn that only calls tools has ``content: ""`` (OpenAI's API allows null, some servers'
 schemas refuse it).
 
-``tool_choice: "required"`` is what the adapters ask for; a server that refuses it (a 4xx
-naming ``tool_choice``, or a 5xx that says nothing, as llama-cpp-python's
-``chatml-function-calling`` handler fails on anything but ``auto``) gets ``"auto"`` instead:
-``ToolChoiceFallback`` remembers the refusal for that server and model, for the rest of the
-process, and every response sent so records it in ``knobs_dropped["tool_choice"]``.
+Tools go out in the subset of JSON Schema the route's provider takes (``schemas``).
+
+``tool_choice: "required"`` is what the adapters ask for, except where the provider refuses
+forcing a tool while thinking is on (a Claude model with thinking: ``"auto"``, said in
+``knobs_dropped["tool_choice"]``); a server that refuses it (a 4xx naming ``tool_choice``, or
+a 5xx that says nothing, as llama-cpp-python's ``chatml-function-calling`` handler fails on
+anything but ``auto``) gets ``"auto"`` instead: ``ToolChoiceFallback`` remembers the refusal
+for that server and model, for the rest of the process, and every response sent so records it
+in ``knobs_dropped["tool_choice"]``.
+
+Tool calls go back as they came: a call that carried fields of the provider's own besides
+``id``, ``type`` and ``function`` (Gemini's ``extra_content.google.thought_signature``,
+LiteLLM's ``provider_specific_fields``) keeps them in ``Response.replay_items`` as
+``{"type": "tool_call", "id": ..., "fields": {...}, "function_fields": {...}}``, and they are
+sent again with the call. A call with an empty id gets ours (``stable_call_id``: a digest of
+the request as recorded and the call's index, so the same request gives the same id, and a
+replay, which answers with the recorded response, the recorded one), used for the call and
+for its tool result alike.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import threading
 from typing import Any, ClassVar
 
 from .base import image_placeholder
+from .schemas import SchemaSubset
 from .types import (ImagePart, Request, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart)
 
 __all__ = ["chat_messages", "chat_tools", "mark_for_cache", "parse_tool_call", "chat_stop_reason",
-           "user_content", "ToolChoiceFallback", "TEXT_JOIN"]
+           "user_content", "ToolChoiceFallback", "TEXT_JOIN", "read_tool_calls",
+           "stable_call_id", "TOOL_CALL_ITEM"]
+
+TOOL_CALL_ITEM = "tool_call"   # a replay item: a tool call's own fields, sent back with it
+_CALL_KEYS = {"id", "type", "function", "index"}   # index: a streaming field LiteLLM keeps
+_FUNCTION_KEYS = {"name", "arguments"}
 
 TEXT_JOIN = "\n\n"   # between the text parts of one message sent as a string
 
@@ -44,12 +64,14 @@ def chat_messages(request: Request, *, for_record: bool = False,
             entry: dict[str, Any] = {"role": "assistant"}
             text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
             entry["content"] = text   # "" with tool calls only: never null (module docstring)
-            calls = [{"id": p.id, "type": "function",
-                      "function": {"name": p.name, "arguments": json.dumps(p.arguments)}}
+            own = bool(replay_provider) and message.replay_provider == replay_provider
+            extras = ({b["id"]: b for b in message.replay_items
+                       if b.get("type") == TOOL_CALL_ITEM} if own else {})
+            calls = [_call_entry(p, extras.get(p.id))
                      for p in message.parts if isinstance(p, ToolCallPart)]
             if calls:
                 entry["tool_calls"] = calls
-            if replay_provider and message.replay_provider == replay_provider:
+            if own:
                 # LiteLLM carries Anthropic-style thinking blocks on the assistant message.
                 blocks = [b for b in message.replay_items if "thinking" in b.get("type", "")]
                 if blocks:
@@ -64,6 +86,16 @@ def chat_messages(request: Request, *, for_record: bool = False,
         if content:
             out.append({"role": "user", "content": content})
     return out
+
+
+def _call_entry(part: ToolCallPart, extra: dict[str, Any] | None) -> dict[str, Any]:
+    """One tool call of an assistant message, with the provider's own fields it came with."""
+    function = {"name": part.name, "arguments": json.dumps(part.arguments)}
+    entry: dict[str, Any] = {"id": part.id, "type": "function", "function": function}
+    if extra:
+        function.update(extra.get("function_fields", {}))
+        entry.update(extra.get("fields", {}))
+    return entry
 
 
 def mark_for_cache(messages: list[dict[str, Any]]) -> None:
@@ -106,11 +138,16 @@ def user_content(parts: list[TextPart | ImagePart], *,
     return content
 
 
-def chat_tools(request: Request) -> list[dict[str, Any]]:
-    return [{"type": "function",
-             "function": {"name": t.name, "description": t.description,
-                          "parameters": t.parameters, "strict": True}}
-            for t in request.tools]
+def chat_tools(request: Request, subset: SchemaSubset) -> list[dict[str, Any]]:
+    """The request's tools as Chat Completions functions, in ``subset`` (``schemas``)."""
+    tools = []
+    for t in request.tools:
+        function = {"name": t.name, "description": t.description,
+                    "parameters": subset.parameters(t.parameters)}
+        if subset.strict:
+            function["strict"] = True
+        tools.append({"type": "function", "function": function})
+    return tools
 
 
 def parse_tool_call(call_id: str, name: str, arguments: str | None) -> ToolCall:
@@ -121,6 +158,40 @@ def parse_tool_call(call_id: str, name: str, arguments: str | None) -> ToolCall:
         parsed = None
     return ToolCall(id=call_id, name=name, arguments=parsed if isinstance(parsed, dict) else None,
                     raw_arguments=raw)
+
+
+def stable_call_id(record: dict[str, Any], index: int) -> str:
+    """Our id for the ``index``-th tool call of the reply to ``record`` (the request as
+    recorded), for a provider that gave none (module docstring)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str)
+    return f"call_{hashlib.sha256(text.encode('utf-8')).hexdigest()[:16]}_{index}"
+
+
+def read_tool_calls(calls: list[Any] | None, record: dict[str, Any]
+                    ) -> tuple[tuple[ToolCall, ...], tuple[dict[str, Any], ...]]:
+    """A chat reply's tool calls (JSON data, ``message.tool_calls``) and the replay items of
+    those that carried fields of the provider's own (module docstring). A call of a type
+    other than ``function`` is not ours and is left out."""
+    out: list[ToolCall] = []
+    items: list[dict[str, Any]] = []
+    for index, call in enumerate(calls or ()):
+        if call.get("type", "function") != "function":
+            continue
+        function = call["function"]
+        call_id = call.get("id") or stable_call_id(record, index)
+        out.append(parse_tool_call(call_id, function["name"], function.get("arguments")))
+        fields = {k: v for k, v in call.items() if k not in _CALL_KEYS and v is not None}
+        function_fields = {k: v for k, v in function.items()
+                           if k not in _FUNCTION_KEYS and v is not None}
+        if fields or function_fields:
+            item: dict[str, Any] = {"type": TOOL_CALL_ITEM, "id": call_id}
+            if fields:
+                item["fields"] = fields
+            if function_fields:
+                item["function_fields"] = function_fields
+            items.append(item)
+    return tuple(out), tuple(items)
 
 
 def chat_stop_reason(finish_reason: str | None, has_calls: bool) -> StopReason:
@@ -149,10 +220,13 @@ class ToolChoiceFallback:
         self._key = (provider, base_url or "", model)
         self._local = bool(base_url)
 
-    def apply(self, kwargs: dict[str, Any], dropped: dict[str, str]) -> None:
-        """Set ``kwargs["tool_choice"]`` for a request that sends tools."""
+    def apply(self, kwargs: dict[str, Any], dropped: dict[str, str], *,
+              not_forced: str | None = None) -> None:
+        """Set ``kwargs["tool_choice"]`` for a request that sends tools; ``not_forced`` says
+        why this request may not force a tool (thinking on, for a provider that refuses
+        both together), and then ``"auto"`` is sent."""
         with self._lock:
-            why = self._refused.get(self._key)
+            why = self._refused.get(self._key) if not_forced is None else not_forced
         kwargs["tool_choice"] = "required" if why is None else "auto"
         if why is not None:
             dropped["tool_choice"] = why

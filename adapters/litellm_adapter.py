@@ -7,6 +7,13 @@ routed provider supports it (``get_supported_openai_params``); otherwise it is r
 seconds and, unless told otherwise, fetches a price map from the network: this module is
 imported only when a litellm adapter is created, with the local map forced.
 
+Tools go out in the subset of JSON Schema the routed provider takes (``schemas``): a Claude
+model's the Anthropic one, OpenAI's API the strict one, anything else the portable one. A
+Claude model with thinking on (``thinking``, or a ``reasoning_effort``, which LiteLLM turns
+into thinking) is sent ``tool_choice: "auto"``: Anthropic refuses forcing a tool while thinking
+is on. LiteLLM's errors carry no response body, so the ``tool_choice`` fallback reads the
+server's refusal from the exception's message.
+
 Prompt caching (option ``cache``, ``adapters.caching``): for an Anthropic model LiteLLM is sent
 the same two ``cache_control`` markers the Anthropic adapter sends (``mark_for_cache``), which
 it passes on; for other providers it sends nothing more (OpenAI caches by itself).
@@ -36,12 +43,16 @@ import litellm  # noqa: E402
 
 from .base import Adapter, Stopwatch  # noqa: E402
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  # noqa: E402
-                          chat_tools, mark_for_cache, parse_tool_call, server_message)
+                          chat_tools, mark_for_cache, read_tool_calls, server_message)
 from .classify import (classify_status, error_fields, json_reply, malformed,  # noqa: E402
                        reading_reply, scrub)
+from .schemas import is_claude, litellm_subset  # noqa: E402
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
 
-__all__ = ["LiteLLMAdapter"]
+__all__ = ["LiteLLMAdapter", "NOT_FORCED_WITH_THINKING"]
+
+NOT_FORCED_WITH_THINKING = ('thinking is on, and Anthropic refuses a forced tool choice with '
+                            'thinking: sent "auto", so a reply may hold no tool call')
 
 litellm.suppress_debug_info = True
 # LiteLLM dumps the OpenAI SDK's reply object before checking its shape, so a reply of the wrong
@@ -66,6 +77,8 @@ class LiteLLMAdapter(Adapter):
         self.supported = set(litellm.get_supported_openai_params(
             model=model, custom_llm_provider=self.routed_provider) or ())
         self._tool_choice = ToolChoiceFallback(self.provider, options.get("base_url"), model)
+        self.schema_subset = litellm_subset(model, self.routed_provider, options.get("base_url"))
+        self._claude = is_claude(model, self.routed_provider)
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config
@@ -78,11 +91,6 @@ class LiteLLMAdapter(Adapter):
             mark_for_cache(kwargs["messages"])
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
-        if request.tools and cfg.tool_mode == "tools":
-            kwargs["tools"] = chat_tools(request)
-            self._tool_choice.apply(kwargs, dropped)
-            if "parallel_tool_calls" in self.supported:
-                kwargs["parallel_tool_calls"] = False
         knobs = {"max_tokens": cfg.max_output_tokens, "temperature": cfg.temperature,
                  "seed": cfg.seed, "reasoning_effort": cfg.reasoning_effort,
                  "thinking": ({"type": "enabled", "budget_tokens": cfg.thinking_budget}
@@ -96,6 +104,13 @@ class LiteLLMAdapter(Adapter):
                 dropped[name] = f"litellm: {self.routed_provider} does not support {name}"
         if cfg.thinking_budget == 0:
             dropped["thinking"] = "a budget of 0 means thinking off"
+        if request.tools and cfg.tool_mode == "tools":
+            kwargs["tools"] = chat_tools(request, self.schema_subset)
+            thinking = "thinking" in kwargs or "reasoning_effort" in kwargs
+            self._tool_choice.apply(kwargs, dropped, not_forced=(
+                NOT_FORCED_WITH_THINKING if self._claude and thinking else None))
+            if "parallel_tool_calls" in self.supported:
+                kwargs["parallel_tool_calls"] = False
         return kwargs, sent, dropped
 
     async def complete(self, request: Request) -> Response:
@@ -115,7 +130,7 @@ class LiteLLMAdapter(Adapter):
         try:
             result = await _send(call)
         except ProviderError as verdict:
-            said = server_message(getattr(verdict.__cause__, "body", None))
+            said = _said(verdict)
             refusal = self._tool_choice.refusal(call, verdict.status, said)
             if refusal is None:
                 raise
@@ -135,8 +150,8 @@ class LiteLLMAdapter(Adapter):
             raise malformed(self.provider, "expected a chat completion with a choice, got none")
         choice = result.choices[0]
         message = choice.message
-        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
-                      for c in (message.tool_calls or ()))
+        calls, call_items = read_tool_calls(raw["choices"][0]["message"].get("tool_calls"),
+                                            record)
         blocks = tuple(dict(b) for b in (getattr(message, "thinking_blocks", None) or ()))
         reasoning_text = getattr(message, "reasoning_content", None) or ""
         u = getattr(result, "usage", None)
@@ -155,11 +170,24 @@ class LiteLLMAdapter(Adapter):
             provider=self.provider, model_requested=self.model,
             model=getattr(result, "model", None) or self.model,
             text=message.content or "", tool_calls=calls, thinking_text=reasoning_text,
-            replay_items=blocks, stop_reason=chat_stop_reason(choice.finish_reason, bool(calls)),
+            replay_items=blocks + call_items,
+            stop_reason=chat_stop_reason(choice.finish_reason, bool(calls)),
             raw_stop_reason=choice.finish_reason, usage=usage, raw_usage=raw_usage,
             thinking=bool(reasoning or blocks or reasoning_text),
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),
             raw_response=scrub(raw), latency_s=latency)
+
+
+def _said(verdict: ProviderError) -> str | None:
+    """What the server said in refusing the call: its error body's message, or, as LiteLLM's
+    exceptions carry no body, the exception's own message (LiteLLM puts the provider's error
+    text in it); None when neither is there."""
+    cause = verdict.__cause__
+    body = getattr(cause, "body", None)
+    if body is not None:
+        return server_message(body)
+    message = getattr(cause, "message", None)
+    return message if isinstance(message, str) else None
 
 
 async def _send(call: dict[str, Any]) -> Any:

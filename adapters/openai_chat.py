@@ -2,8 +2,10 @@
 server.
 
 Knobs: ``max_completion_tokens``, ``temperature``, ``seed``, ``reasoning_effort``. Not sent:
-``thinking_budget`` (OpenAI takes an effort, not a token budget). Messages, and the
-``tool_choice`` fallback for servers that refuse ``"required"``: ``chat_format``.
+``thinking_budget`` (OpenAI takes an effort, not a token budget). Messages, tool calls sent
+back with the provider's own fields, and the ``tool_choice`` fallback for servers that refuse
+``"required"``: ``chat_format``. Tools: strict, bounds kept, on OpenAI's own API; the portable
+subset at a base URL (``schemas``).
 """
 
 from __future__ import annotations
@@ -15,8 +17,9 @@ import openai
 from .base import Adapter, Stopwatch
 from .caching import prompt_cache_key
 from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason, chat_tools,
-                          parse_tool_call, server_message)
+                          read_tool_calls, server_message)
 from .classify import json_reply, malformed, reading_reply, scrub
+from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import ProviderError, Request, Response, Usage
 
@@ -33,15 +36,17 @@ class OpenAIChatAdapter(Adapter):
             api_key=key, base_url=options.get("base_url"), max_retries=0,
             timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
         self._tool_choice = ToolChoiceFallback(self.provider, options.get("base_url"), model)
+        self.schema_subset = openai_subset(model, options.get("base_url"))
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         cfg = request.config
         kwargs: dict[str, Any] = {"model": self.model,
-                                  "messages": chat_messages(request, for_record=for_record)}
+                                  "messages": chat_messages(request, for_record=for_record,
+                                                            replay_provider=self.provider)}
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
         if request.tools and cfg.tool_mode == "tools":
-            kwargs["tools"] = chat_tools(request)
+            kwargs["tools"] = chat_tools(request, self.schema_subset)
             self._tool_choice.apply(kwargs, dropped)
             kwargs["parallel_tool_calls"] = False
         if key := prompt_cache_key(request, self.options):
@@ -97,8 +102,7 @@ class OpenAIChatAdapter(Adapter):
                                            f"holds a message, got choices {raw['choices']!r}")
         choice = result.choices[0]
         message = choice.message
-        calls = tuple(parse_tool_call(c.id, c.function.name, c.function.arguments)
-                      for c in (message.tool_calls or ()) if c.type == "function")
+        calls, replay = read_tool_calls(first["message"].get("tool_calls"), record)
         u = result.usage
         reasoning = getattr(getattr(u, "completion_tokens_details", None),
                             "reasoning_tokens", 0) or 0
@@ -113,7 +117,8 @@ class OpenAIChatAdapter(Adapter):
             stop = "refusal"
         return Response(
             provider=self.provider, model_requested=self.model, model=result.model or self.model,
-            text=message.content or message.refusal or "", tool_calls=calls, stop_reason=stop,
+            text=message.content or message.refusal or "", tool_calls=calls,
+            replay_items=replay, stop_reason=stop,
             raw_stop_reason=choice.finish_reason, usage=usage,
             raw_usage=raw.get("usage") or {}, thinking=(reasoning > 0) if u is not None else None,
             knobs_sent=sent, knobs_dropped=dropped, raw_request=scrub(record),

@@ -2,8 +2,22 @@
 
 Knobs: ``max_output_tokens``, ``temperature``, ``reasoning.effort``. Not sent: ``seed`` (the
 Responses API has none) and ``thinking_budget`` (OpenAI takes an effort, not a token budget).
-Calls are stateless (``store=False``); with a reasoning effort the encrypted reasoning items
-are requested and sent back on later turns through ``Message.replay_items``.
+Tools: strict, bounds kept, on OpenAI's own API; the portable subset, ``strict: false``, at a
+base URL (``schemas``). ``tool_choice: "required"`` with reasoning too (OpenAI's reasoning
+models take it).
+
+Calls are stateless (``store=False``), so what a reply said goes back as items. Every output
+item of a reply (reasoning, message, function call) is kept as returned in
+``Response.replay_items``; on the next turns:
+
+- with its reasoning (the encrypted reasoning items are requested with a reasoning effort),
+  the reply's items go back as returned: each reasoning item with its encrypted content, each
+  message and function call after it with its ``msg_...``/``fc_...`` id and a message with its
+  ``phase``, since the API pairs a reasoning item with the item that followed it by that id
+  and refuses a reasoning item "provided without its required following item";
+- without (no reasoning, or reasoning items without encrypted content, which a stateless call
+  cannot resolve), messages and function calls go back without their ids (a message keeps its
+  ``phase``), and a reasoning item followed by nothing is not sent at all.
 """
 
 from __future__ import annotations
@@ -15,8 +29,9 @@ import openai
 
 from .base import Adapter, Stopwatch, image_placeholder
 from .caching import prompt_cache_key
-from .chat_format import parse_tool_call
+from .chat_format import parse_tool_call, stable_call_id
 from .classify import json_reply, reading_reply, scrub
+from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
@@ -33,6 +48,7 @@ class OpenAIResponsesAdapter(Adapter):
         self._client = LoopClient(lambda: openai.AsyncOpenAI(
             api_key=key, base_url=options.get("base_url"), max_retries=0,
             timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
+        self.schema_subset = openai_subset(model, options.get("base_url"))
 
     def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
         """The ``responses.create`` keyword arguments, the knobs sent and the knobs dropped."""
@@ -44,8 +60,11 @@ class OpenAIResponsesAdapter(Adapter):
                 instructions.extend(p.text for p in message.parts if isinstance(p, TextPart))
                 continue
             if message.role == "assistant":
-                if message.replay_provider == self.provider:
-                    items.extend(message.replay_items)
+                returned = (returned_items(message.replay_items)
+                            if message.replay_provider == self.provider else None)
+                if returned is not None:
+                    items.extend(returned)
+                    continue
                 text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
                 if text:
                     items.append({"role": "assistant", "content": text})
@@ -72,8 +91,10 @@ class OpenAIResponsesAdapter(Adapter):
         if instructions:
             kwargs["instructions"] = "\n\n".join(instructions)
         if request.tools and cfg.tool_mode == "tools":
+            subset = self.schema_subset
             kwargs["tools"] = [{"type": "function", "name": t.name, "description": t.description,
-                                "parameters": t.parameters, "strict": True}
+                                "parameters": subset.parameters(t.parameters),
+                                "strict": subset.strict}
                                for t in request.tools]
             kwargs["tool_choice"] = "required"
             kwargs["parallel_tool_calls"] = False
@@ -119,12 +140,13 @@ class OpenAIResponsesAdapter(Adapter):
         calls: list[ToolCall] = []
         replay: list[dict[str, Any]] = []
         refusal = False
-        for item in result.output or ():
+        for index, item in enumerate(result.output or ()):
             match item.type:
                 case "reasoning":
                     replay.append(item.model_dump(mode="json", exclude_none=True))
                     thinking.extend(s.text for s in (item.summary or ()))
                 case "message":
+                    replay.append(item.model_dump(mode="json", exclude_none=True))
                     for c in item.content or ():
                         if c.type == "output_text":
                             text.append(c.text)
@@ -132,7 +154,11 @@ class OpenAIResponsesAdapter(Adapter):
                             refusal = True
                             text.append(c.refusal)
                 case "function_call":
-                    calls.append(parse_tool_call(item.call_id, item.name, item.arguments))
+                    returned = item.model_dump(mode="json", exclude_none=True)
+                    returned["call_id"] = item.call_id or stable_call_id(record, index)
+                    replay.append(returned)
+                    calls.append(parse_tool_call(returned["call_id"], item.name,
+                                                 item.arguments))
                 case _:
                     pass
         raw_usage = raw.get("usage") or {}
@@ -162,8 +188,39 @@ class OpenAIResponsesAdapter(Adapter):
             text="".join(text), tool_calls=tuple(calls), thinking_text="\n".join(thinking),
             replay_items=tuple(replay), stop_reason=stop,
             raw_stop_reason=incomplete or result.status, usage=usage, raw_usage=raw_usage,
-            thinking=bool(reasoning or replay), knobs_sent=sent, knobs_dropped=dropped,
+            thinking=bool(reasoning or any(i["type"] == "reasoning" for i in replay)),
+            knobs_sent=sent, knobs_dropped=dropped,
             raw_request=scrub(record), raw_response=scrub(raw), latency_s=latency)
 
     async def aclose(self) -> None:
         await self._client.aclose()
+
+
+_SAID = ("message", "function_call")
+
+
+def returned_items(replay: tuple[dict[str, Any], ...]) -> list[dict[str, Any]] | None:
+    """One reply's output items as they go back on a later turn (module docstring); None when
+    it said nothing (no message, no function call): then the assistant turn is built from its
+    parts, without reasoning."""
+    said = [i for i in replay if i.get("type") in _SAID]
+    if not said:
+        return None
+    last_said = max(n for n, i in enumerate(replay) if i.get("type") in _SAID)
+    reasoning = {n for n, i in enumerate(replay) if i.get("type") == "reasoning"
+                 and i.get("encrypted_content") and n < last_said}
+    if reasoning:
+        return [i for n, i in enumerate(replay) if n in reasoning or i.get("type") in _SAID]
+    return [_without_id(i) for i in said]
+
+
+def _without_id(item: dict[str, Any]) -> dict[str, Any]:
+    """A message or function call as an input item without the id of the output it was."""
+    if item["type"] == "function_call":
+        return {"type": "function_call", "call_id": item["call_id"], "name": item["name"],
+                "arguments": item["arguments"]}
+    text = "".join(c.get("text") or c.get("refusal") or "" for c in item.get("content", ()))
+    out: dict[str, Any] = {"role": "assistant", "content": text}
+    if item.get("phase"):
+        out["phase"] = item["phase"]
+    return out

@@ -98,8 +98,19 @@ def _forms(forms: Iterable[Any]) -> list[_Form]:
     return out
 
 
+def _range_text(low: int | None, high: int | None) -> str:
+    """A parameter's range in words, for its description: a route that cannot send the bounds
+    (``schemas``) still tells the model, and ``_check`` enforces them."""
+    if low is not None and high is not None:
+        return f" ({low} to {high})"
+    if low is not None:
+        return f" (at least {low})"
+    return f" (at most {high})" if high is not None else ""
+
+
 def action_tools(forms: Iterable[Any]) -> tuple[Tool, ...]:
-    """One strict JSON-schema tool per action form."""
+    """One strict JSON-schema tool per action form, bounds included; each adapter sends it in
+    the subset its provider accepts (``schemas``)."""
     tools = []
     for form in _forms(forms):
         properties: dict[str, Any] = {}
@@ -109,8 +120,7 @@ def action_tools(forms: Iterable[Any]) -> tuple[Tool, ...]:
                 schema["minimum"] = low
             if high is not None:
                 schema["maximum"] = high
-            bounds = f" ({low} to {high})" if low is not None and high is not None else ""
-            schema["description"] = f"{name}{bounds}"
+            schema["description"] = f"{name}{_range_text(low, high)}"
             properties[name] = schema
         parameters = {"type": "object", "properties": properties,
                       "required": [name for name, _, _ in form.params],

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import threading
 from typing import Any
 
@@ -28,13 +29,24 @@ REPLY_TOKENS = 40
 REPLY_TEXT = " step" * REPLY_TOKENS
 
 
+_RANGE = re.compile(r"\((-?\d+) to (-?\d+)\)")
+
+
+def _bounds(p: dict) -> tuple[int, int]:
+    """A parameter's range: its bounds, or, on a route that sends none (``adapters.schemas``),
+    the range its description states."""
+    if "minimum" in p:
+        return p["minimum"], p.get("maximum", p["minimum"])
+    found = _RANGE.search(p.get("description", ""))
+    return (int(found.group(1)), int(found.group(2))) if found else (0, 0)
+
+
 def _forms(tools: list[dict]) -> list[tuple[str, list[tuple[str, int, int]]]]:
     forms = []
     for tool in tools:
         spec = tool.get("function", tool)
         schema = spec.get("parameters") or spec.get("input_schema") or {}
-        params = [(name, p.get("minimum", 0), p.get("maximum", p.get("minimum", 0)))
-                  for name, p in schema.get("properties", {}).items()]
+        params = [(name, *_bounds(p)) for name, p in schema.get("properties", {}).items()]
         forms.append((spec["name"], params))
     return forms
 

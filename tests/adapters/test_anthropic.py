@@ -48,7 +48,9 @@ def test_thinking_knobs_and_usage(adapter, httpx2_mock):
     assert body["tools"][0]["input_schema"]["required"] == ["x", "y"]
     assert response.knobs_sent == {"max_tokens": 5096, "thinking.budget_tokens": 4096,
                                    "output_config.effort": "medium"}
-    assert set(response.knobs_dropped) == {"temperature", "seed"}
+    # with thinking on, the API refuses a forced tool choice: "auto" went, and says so
+    assert set(response.knobs_dropped) == {"temperature", "seed", "tool_choice"}
+    assert response.knobs_dropped["tool_choice"].startswith("thinking is on")
     assert response.thinking is True and response.thinking_text == "I have seen enough"
     assert response.replay_items[0] == {"type": "thinking", "thinking": "I have seen enough",
                                         "signature": SIGNATURE}
