@@ -4,7 +4,7 @@ Routes:
 
 =====================================  ======================================================
 ``GET /``                              the start page (name, task, protocol)
-``POST /start``                        start an episode (form + CSRF cookie), go to its page
+``POST /start``                        start an episode (form + its CSRF token), go to its page
 ``GET /play/{token}``                  the episode's page (``pages.play_page``)
 ``GET /api/episode/{token}``           its JSON view now (``view.page_view``, plus ``seq``)
 ``POST /api/episode/{token}/action``   ``{"seq": n, "action": "left"}`` with the episode's
@@ -44,9 +44,11 @@ from starlette.staticfiles import StaticFiles
 
 from .browse import RUNS_CSP, RunsPage
 from .live import LiveEpisodes, OutOfTurn, UnknownEpisode
-from .forms import MAX_BODY_BYTES, checked_form, json_body, json_error, with_csrf_cookie
+from .forms import (MAX_BODY_BYTES, START_FORM, checked_form, form_token, json_body, json_error,
+                    with_csrf_cookie)
 from .pages import message_page, play_page, start_page
-from .security import CSRF_COOKIE, CSRF_HEADER, SecurityHeaders, check_origin, new_token, same_token
+from .security import (CSRF_HEADER, FormTokens, SecurityHeaders, check_origin, new_token,
+                       same_token)
 from .study import Study
 from .study_routes import study_routes
 from .view import ActionRefused
@@ -131,16 +133,16 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
             return HTMLResponse(message_page("A study", "This server runs a study: please "
                                              "use the link you were given."), status_code=404)
         return with_csrf_cookie(request, lambda token: start_page(
-            settings.tasks, token, protocol=settings.protocol))
+            settings.tasks, token, protocol=settings.protocol), START_FORM)
 
     async def start(request: Request) -> Response:
         if settings.study is not None:
             return HTMLResponse(message_page("A study", "This server runs a study: please "
                                              "use the link you were given."), status_code=404)
-        form = await checked_form(request)
+        form = await checked_form(request, START_FORM)
         if isinstance(form, Response):
             return form
-        cookie = request.cookies[CSRF_COOKIE]
+        cookie = form_token(request, START_FORM)   # the form shown again keeps its token
         participant = str(form.get("participant") or "").strip()
         task = str(form.get("task") or "")
         protocol = str(form.get("protocol") or settings.protocol)
@@ -231,4 +233,6 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
               Mount("/static", static, name="static")]
     middleware = [Middleware(SecurityHeaders),
                   Middleware(TrustedHostMiddleware, allowed_hosts=settings.allowed_hosts)]
-    return Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.form_tokens = FormTokens()   # this server's own secret: its forms' CSRF tokens
+    return app

@@ -3,8 +3,10 @@
 Bodies are read up to ``MAX_BODY_BYTES`` and refused beyond, before they are parsed (a large
 body is never held whole). ``json_body`` wants a JSON object; ``form_body`` an urlencoded
 form with each field once; ``checked_form`` a state-changing form from the server's own
-pages (same origin, its ``csrf`` field equal to the CSRF cookie), answering with the error
-page otherwise; ``with_csrf_cookie`` sets that cookie on a page holding a form.
+pages (same origin, its ``csrf`` field the server's token for the browser's session cookie
+and the form's scope, ``security.FormTokens``), answering with the error page otherwise;
+``with_csrf_cookie`` sets the session cookie on a page holding a form and gives the page its
+token. The ``FormTokens`` are the application's (``app.state.form_tokens``).
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 
 from .pages import message_page
-from .security import CSRF_COOKIE, check_origin, new_token, same_token
+from .security import CSRF_COOKIE, FormTokens, check_origin
 
 __all__ = ["MAX_BODY_BYTES", "json_error", "json_body", "form_body", "checked_form",
-           "with_csrf_cookie"]
+           "form_token", "with_csrf_cookie", "START_FORM"]
 
 MAX_BODY_BYTES = 4096
+START_FORM = "start"   # the scope of the start page's form (a study's: the participant's link)
 
 
 def json_error(status: int, message: str) -> JSONResponse:
@@ -73,9 +76,13 @@ async def form_body(request: Request) -> dict[str, str]:
     return {key: values[0] for key, values in fields.items()}
 
 
-async def checked_form(request: Request) -> dict[str, str] | Response:
-    """A state-changing form from this server's pages, or the error page to answer with
-    (module docstring)."""
+def _tokens(request: Request) -> FormTokens:
+    return request.app.state.form_tokens
+
+
+async def checked_form(request: Request, scope: str) -> dict[str, str] | Response:
+    """A state-changing form of ``scope`` from this server's pages, or the error page to
+    answer with (module docstring)."""
     refused = check_origin(request)
     if refused:
         return HTMLResponse(message_page("Refused", refused), status_code=403)
@@ -83,16 +90,25 @@ async def checked_form(request: Request) -> dict[str, str] | Response:
         form = await form_body(request)
     except ValueError as exc:
         return HTMLResponse(message_page("Refused", str(exc)), status_code=400)
-    cookie = request.cookies.get(CSRF_COOKIE)
-    if not cookie or not same_token(form.get("csrf"), cookie):
+    if not _tokens(request).valid(form.get("csrf"), request.cookies.get(CSRF_COOKIE), scope):
         return HTMLResponse(message_page("Refused", "the form's token does not match: reload "
                                          "the page and try again"), status_code=403)
     return form
 
 
-def with_csrf_cookie(request: Request, page: Callable[[str], str]) -> HTMLResponse:
-    """``page(token)`` as a response that sets the form CSRF cookie (kept if present)."""
-    token = request.cookies.get(CSRF_COOKIE) or new_token()
-    response = HTMLResponse(page(token))
-    response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict")
+def form_token(request: Request, scope: str) -> str | None:
+    """The token of a ``scope`` form for the session the request's cookie holds (None when it
+    holds none: a page that needs one is made by ``with_csrf_cookie``)."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    if cookie is None or FormTokens.session(cookie) != cookie:
+        return None
+    return _tokens(request).token(cookie, scope)
+
+
+def with_csrf_cookie(request: Request, page: Callable[[str], str], scope: str) -> HTMLResponse:
+    """``page(token)`` as a response that sets the session cookie (kept if it is one) and
+    gives the page the token of a ``scope`` form for it."""
+    session = FormTokens.session(request.cookies.get(CSRF_COOKIE))
+    response = HTMLResponse(page(_tokens(request).token(session, scope)))
+    response.set_cookie(CSRF_COOKIE, session, httponly=True, samesite="strict")
     return response

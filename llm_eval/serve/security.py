@@ -1,11 +1,16 @@
 """What protects the server's participants: tokens, CSRF checks and response headers.
 
-- Addresses and CSRF tokens are ``secrets.token_urlsafe`` values, compared in constant time
-  (``same_token``).
+- Addresses and episodes' CSRF tokens are ``secrets.token_urlsafe`` values, compared in
+  constant time (``same_token``).
 - A state change (``POST``) must come from the server's own pages: ``check_origin`` refuses a
   request whose ``Origin`` is another site or whose ``Sec-Fetch-Site`` says cross-site, and the
-  caller checks a CSRF token the other site cannot read (the start form: a cookie and a hidden
-  field that must match; an episode's actions: its own token in the ``X-CSRF-Token`` header).
+  caller checks a CSRF token the other site cannot read or make (a form: ``FormTokens``; an
+  episode's actions: its own token in the ``X-CSRF-Token`` header).
+- A form's token is not a copy of its cookie: cookies are not separated by port, so a page on
+  another port of 127.0.0.1 can set the cookie and post a field equal to it. The cookie holds
+  the browser's session (any value); the form's token is an HMAC of the server's own secret
+  over that session and the form's scope (the start page, or one participant's link), which
+  only this server can compute and which it checks itself.
 - ``SecurityHeaders`` adds to every response a Content-Security-Policy that runs only the
   server's own scripts (no inline script, images only from the server or ``data:``), no
   framing, no MIME sniffing, no referrer to other sites (the address of an episode is its
@@ -18,7 +23,9 @@
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import re
 import secrets
 from urllib.parse import urlsplit
 
@@ -26,8 +33,8 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-__all__ = ["new_token", "same_token", "check_origin", "SecurityHeaders", "CSRF_COOKIE",
-           "CSRF_HEADER"]
+__all__ = ["new_token", "same_token", "check_origin", "SecurityHeaders", "FormTokens",
+           "CSRF_COOKIE", "CSRF_HEADER"]
 
 CSRF_COOKIE = "llm_eval_csrf"
 CSRF_HEADER = "x-csrf-token"
@@ -43,6 +50,36 @@ def same_token(given: object, expected: str) -> bool:
     """Whether ``given`` is ``expected``, compared in constant time."""
     return isinstance(given, str) and bool(given) and \
         hmac.compare_digest(given.encode("utf-8", "replace"), expected.encode("utf-8"))
+
+
+_SESSION = re.compile(r"[A-Za-z0-9_-]{16,64}")
+
+
+class FormTokens:
+    """The CSRF tokens of the server's forms, bound to its own ``secret`` (module docstring).
+
+    ``session(cookie)`` is the browser's session: the cookie's value when it is one this
+    scheme could have made, else a new one (the caller sets it). ``token(session, scope)`` is
+    the form's hidden field; ``valid(given, session, scope)`` checks one in constant time. A
+    token made for one scope (the start form, a participant's link) is refused in another.
+    """
+
+    def __init__(self, secret: bytes | None = None) -> None:
+        self._secret = secret if secret is not None else secrets.token_bytes(32)
+
+    @staticmethod
+    def session(cookie: str | None) -> str:
+        return cookie if cookie and _SESSION.fullmatch(cookie) else new_token()
+
+    def token(self, session: str, scope: str) -> str:
+        mac = hmac.new(self._secret, f"form\0{scope}\0{session}".encode("utf-8"),
+                       hashlib.sha256)
+        return mac.hexdigest()
+
+    def valid(self, given: object, session: str | None, scope: str) -> bool:
+        if not session or not _SESSION.fullmatch(session):
+            return False
+        return same_token(given, self.token(session, scope))
 
 
 def check_origin(request: Request) -> str | None:

@@ -5,13 +5,14 @@
 ``GET /p/{token}``                     consent first; then the episode under way (resumed if
                                        an earlier server left it), the next task's page, or
                                        the thank-you page
-``POST /p/{token}/consent``            consent given (form + CSRF cookie)
+``POST /p/{token}/consent``            consent given (form + its CSRF token)
 ``POST /p/{token}/next``               start the next task (one at a time per participant,
                                        so a double click opens one episode)
 ``GET /api/study/{token}/results``     the results (the operator's token), a JSON download
 =====================================  ======================================================
 
-A link token finds one participant, and everything here is theirs only.
+A link token finds one participant, and everything here is theirs only: their forms' CSRF
+tokens too (scope ``_scope(person)``), so one participant's page cannot post for another.
 """
 
 from __future__ import annotations
@@ -29,6 +30,11 @@ from .pages import consent_page, message_page, task_page
 from .study import Study
 
 __all__ = ["study_routes"]
+
+
+def _scope(person: dict) -> str:
+    """The CSRF scope of a participant's forms: their link."""
+    return f"participant:{person['token']}"
 
 
 def study_routes() -> list[Route]:
@@ -50,7 +56,7 @@ def study_routes() -> list[Route]:
         study, person, missing = _person(request)
         if missing:
             return study, person, None, missing
-        form = await checked_form(request)
+        form = await checked_form(request, _scope(person))
         if isinstance(form, Response):
             return study, person, None, form
         return study, person, form, None
@@ -76,7 +82,7 @@ def study_routes() -> list[Route]:
         here = f"/p/{person['token']}"
         if person["consented_at"] is None:
             return with_csrf_cookie(request, lambda token: consent_page(
-                study.spec.consent, token, f"{here}/consent"))
+                study.spec.consent, token, f"{here}/consent"), _scope(person))
         current = await _under_way(request, person)
         if current is not None:
             return RedirectResponse(f"/play/{current.token}", status_code=303)
@@ -85,7 +91,8 @@ def study_routes() -> list[Route]:
                                              "this study. You can close this page."))
         number, total = person["finished"] + 1, len(person["tasks"])
         return with_csrf_cookie(request, lambda token: task_page(number, total, token,
-                                                                  f"{here}/next"))
+                                                                  f"{here}/next"),
+                                _scope(person))
 
     async def participant_consent(request: Request) -> Response:
         study, person, form, refused = await _person_posting(request)
