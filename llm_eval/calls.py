@@ -3,7 +3,8 @@
 Adapters only classify failures (``adapters.types``: ``RateLimited``, ``Transient``,
 ``Fatal``); this module decides. Rate limits wait for the provider's Retry-After, capped at
 ``CallPolicy.max_retry_after``; transient failures back off exponentially with full jitter;
-fatal ones raise ``FatalProviderError`` at once, naming the provider and the reason. When the
+fatal ones raise ``FatalProviderError`` at once, naming the provider and the reason (``account``:
+a reason only the user can fix, such as no credit, whose message says what to fix). When the
 attempts run out, ``InfrastructureError``: the episode is marked as an infrastructure error
 and never scored. Each attempt is recorded (no secrets: messages are scrubbed).
 
@@ -23,7 +24,7 @@ from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
                       stop_after_attempt, wait_random_exponential)
 
 from adapters.base import Adapter
-from adapters.classify import scrub
+from adapters.classify import ACCOUNT_REASONS, scrub
 from adapters.types import Fatal, ProviderError, RateLimited, Request, Response, Transient
 
 from .errors import LlmEvalError
@@ -84,12 +85,15 @@ CONTEXT_OVERFLOW = "context_overflow"   # the reason of a request over the model
 
 
 class FatalProviderError(LlmEvalError):
-    """The provider refused the call for a reason retrying cannot fix."""
+    """The provider refused the call for a reason retrying cannot fix; ``account`` when only the
+    user can fix it (``adapters.classify.ACCOUNT_REASONS``: quota, auth, permission, a model
+    not found), so a sweep ends the job ``fatal`` and a resume does not pay to try again."""
 
     def __init__(self, provider: str, reason: str, message: str,
                  attempts: tuple[Attempt, ...], status: int | None = None) -> None:
         self.provider = provider
         self.reason = reason
+        self.account = reason in ACCOUNT_REASONS
         self.status = status
         self.attempts = attempts
         super().__init__(f"{provider}: {message}")

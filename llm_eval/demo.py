@@ -100,8 +100,9 @@ def score_table(out: str | Path) -> str:
     lines = [["model", *columns, "all", "scored", "not done"]]
     for model in models:
         row = overall[model]
+        not_done = row.n_infra_error + row.n_failed + row.n_fatal + row.n_unfinished
         lines.append([model, *(_cell(cells.get((model, f))) for f in columns), _cell(row),
-                      str(row.n_done), str(row.n_infra_error + row.n_failed + row.n_unfinished)])
+                      str(row.n_done), str(not_done)])
     widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     return "\n".join("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
                                for i, (c, w) in enumerate(zip(line, widths))).rstrip()

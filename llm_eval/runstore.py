@@ -8,15 +8,19 @@
   executions, created_at, started_at, finished_at, spent_usd, ended)``: one row per job of a run
   (``settings`` and ``usage`` as JSON; ``usage`` and ``cost_usd`` are the latest execution's,
   ``spent_usd`` the cost of every execution so far, which the spend cap counts). ``status``
-  moves ``queued -> running -> done | failed | infra_error``, or back to ``queued`` when an
-  execution was stopped (a spend cap, Ctrl-C); a job that is not ``done`` is run again on
-  resume (``running`` means the previous run stopped in the middle of it). A job one run
+  moves ``queued -> running -> done | failed | infra_error | fatal``, or back to ``queued``
+  when an execution was stopped (a spend cap, Ctrl-C); a job that is not ``done`` is run again
+  on resume (``running`` means the previous run stopped in the middle of it), except a
+  ``fatal`` one: the provider refused it for a reason only the user can fix (no credit, a
+  refused key, an unknown model), which a resume would pay to meet again, so it is requeued
+  only when asked (``requeue_unfinished(retry_fatal=True)``, ``--retry-fatal``). A job one run
   did is not run again by another run of the same directory: ``adopt_done`` marks it done
   there with the first run's result. ``ended`` is set on a done job whose episode was cut
   short and scored as it stood: "context" (the model's context was full).
 
-Schema 2 added ``spent_usd``, schema 3 ``ended``; an older store is upgraded in place when
-opened for writing.
+Schema 2 added ``spent_usd``, schema 3 ``ended``, schema 4 the status ``fatal`` (the jobs table
+is rebuilt with the wider CHECK); an older store is upgraded in place when opened for
+writing.
 
 Writers: only the scheduler's thread writes, under the run directory's lock (``runlock``),
 and every change is one transaction; a status move reads the status and writes the new one
@@ -45,35 +49,43 @@ from typing import Any, Iterable
 
 from .errors import LlmEvalError
 
-__all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "STORE_FILE"]
+__all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "FAILURES", "FATAL",
+           "STORE_FILE"]
 
 STORE_FILE = "run.sqlite"
-STATUSES = ("queued", "running", "done", "failed", "infra_error")
+FATAL = "fatal"   # refused by the provider for a reason only the user can fix: not requeued
+STATUSES = ("queued", "running", "done", "failed", "infra_error", FATAL)
 FINISHED = ("done",)
-SCHEMA_VERSION = 3
+FAILURES = ("failed", "infra_error", FATAL)   # never scored
+SCHEMA_VERSION = 4
 _OPEN_WAIT_S = 60.0     # how long opening waits out other connections switching modes
 _OPEN_RETRY_S = 0.02
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id TEXT PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS jobs (
+_JOBS = """(
     run_id TEXT NOT NULL REFERENCES runs(id), id TEXT NOT NULL,
     settings TEXT NOT NULL,
-    status TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','infra_error')),
+    status TEXT NOT NULL CHECK (status IN ('queued','running','done','failed','infra_error',
+                                           'fatal')),
     score REAL, raw_reward REAL, usage TEXT, cost_usd REAL, transcript TEXT, error TEXT,
     executions INTEGER NOT NULL DEFAULT 0,
     created_at TEXT NOT NULL, started_at TEXT, finished_at TEXT,
     spent_usd REAL NOT NULL DEFAULT 0, ended TEXT,
-    PRIMARY KEY (run_id, id));
+    PRIMARY KEY (run_id, id))"""
+_JOB_COLUMNS = ("run_id, id, settings, status, score, raw_reward, usage, cost_usd, transcript, "
+                "error, executions, created_at, started_at, finished_at, spent_usd, ended")
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id TEXT PRIMARY KEY, name TEXT NOT NULL, spec TEXT NOT NULL,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS jobs {_JOBS};
 CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
 """
 
 # the legal moves of a job's status
-_MOVES = {"queued": {"running"}, "running": {"done", "failed", "infra_error", "queued"},
-          "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"}}
+_MOVES = {"queued": {"running"}, "running": {"done", "failed", "infra_error", FATAL, "queued"},
+          "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"},
+          FATAL: {"running", "queued"}}
 
 
 class RunStoreError(LlmEvalError):
@@ -144,7 +156,7 @@ class RunStore:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
         version = self._db.execute(
             "SELECT value FROM meta WHERE key='schema_version'").fetchone()[0]
-        if int(version) in (1, 2):
+        if int(version) in (1, 2, 3):
             self._upgrade_from(int(version))
             version = SCHEMA_VERSION
         if int(version) != SCHEMA_VERSION:
@@ -196,7 +208,7 @@ class RunStore:
                 "SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
             raise RunStoreError(f"{self.path}: not a usable run store: {exc}") from None
-        if row is None or int(row[0]) not in (1, 2, SCHEMA_VERSION):
+        if row is None or int(row[0]) not in (1, 2, 3, SCHEMA_VERSION):
             raise RunStoreError(f"{self.path}: run store schema {row and row[0]} is not "
                                 f"supported (this program uses {SCHEMA_VERSION})")
 
@@ -205,7 +217,14 @@ class RunStore:
             if version < 2:
                 db.execute("ALTER TABLE jobs ADD COLUMN spent_usd REAL NOT NULL DEFAULT 0")
                 db.execute("UPDATE jobs SET spent_usd=COALESCE(cost_usd, 0)")
-            db.execute("ALTER TABLE jobs ADD COLUMN ended TEXT")
+            if version < 3:
+                db.execute("ALTER TABLE jobs ADD COLUMN ended TEXT")
+            # SQLite cannot widen a CHECK in place: the jobs table is copied into a new one
+            db.execute(f"CREATE TABLE jobs_new {_JOBS}")
+            db.execute(f"INSERT INTO jobs_new ({_JOB_COLUMNS}) SELECT {_JOB_COLUMNS} FROM jobs")
+            db.execute("DROP TABLE jobs")
+            db.execute("ALTER TABLE jobs_new RENAME TO jobs")
+            db.execute("CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status)")
             db.execute("UPDATE meta SET value=? WHERE key='schema_version'",
                        (str(SCHEMA_VERSION),))
 
@@ -314,8 +333,8 @@ class RunStore:
 
     def fail(self, run_id: str, job_id: str, status: str, error: str, *,
              usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
-        """Mark a job ``failed`` or ``infra_error`` (never scored)."""
-        if status not in ("failed", "infra_error"):
+        """Mark a job ``failed``, ``infra_error`` or ``fatal`` (never scored)."""
+        if status not in FAILURES:
             raise RunStoreError(f"job {job_id}: {status!r} is not a failure status")
         self._move(run_id, job_id, status,
                    "error=?, usage=?, cost_usd=?, finished_at=?, spent_usd=spent_usd+?",
@@ -331,11 +350,13 @@ class RunStore:
                    (f"stopped: {reason}", json.dumps(usage) if usage is not None else None,
                     cost_usd, _now(), cost_usd or 0.0))
 
-    def requeue_unfinished(self, run_id: str) -> int:
-        """Every job of the run that is not done goes back to ``queued``; returns how many."""
+    def requeue_unfinished(self, run_id: str, *, retry_fatal: bool = False) -> int:
+        """Every job of the run that is not done goes back to ``queued``, a ``fatal`` one only
+        with ``retry_fatal`` (module docstring); returns how many."""
+        statuses = ("running", "failed", "infra_error") + ((FATAL,) if retry_fatal else ())
         with self._write() as db:
-            cursor = db.execute("UPDATE jobs SET status='queued' WHERE run_id=? AND "
-                                "status IN ('running','failed','infra_error')", (run_id,))
+            cursor = db.execute(f"UPDATE jobs SET status='queued' WHERE run_id=? AND status IN "
+                                f"({','.join('?' * len(statuses))})", (run_id, *statuses))
             return cursor.rowcount
 
     def adopt_done(self, run_id: str) -> list[str]:

@@ -248,10 +248,13 @@ def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> 
     done = [e for e in arm if e.is_done]
     infra = sum(e.is_infra_error for e in arm)
     failed = sum(e.status == "failed" for e in arm)
-    others = len(arm) - len(done) - infra - failed
+    fatal = sum(e.is_fatal for e in arm)
+    others = len(arm) - len(done) - infra - failed - fatal
     parts = [f"{len(done)} done", f"{infra} infrastructure error(s)"]
     if failed:
         parts.append(f"{failed} failed")
+    if fatal:
+        parts.append(f"{fatal} fatal (refused by the provider)")
     if others:
         parts.append(f"{others} unfinished")
     parts.append(f"{sum(task_key(e, match) not in other for e in done)} unmatched")

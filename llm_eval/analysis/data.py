@@ -4,7 +4,8 @@
 per job of every run stored there, in store order. An ``Episode`` keeps the job's settings,
 status, score, usage and cost, and the absolute path of its transcript; its properties name
 the settings the analysis groups by. Only ``done`` episodes have a score; ``infra_error``
-ones (retries exhausted) are never scored and are counted apart. A done episode the model's
+ones (retries exhausted) and ``fatal`` ones (refused by the provider for a reason only the user
+can fix, such as no credit) are never scored and are counted apart. A done episode the model's
 full context cut short (``ended`` "context") is scored as it stood and counted in every
 mean; ``ended_on_context`` lets a table show how many there were.
 
@@ -91,6 +92,12 @@ class Episode:
     @property
     def is_infra_error(self) -> bool:
         return self.status == "infra_error"
+
+    @property
+    def is_fatal(self) -> bool:
+        """Refused by the provider for a reason only the user can fix (no credit, a refused
+        key, an unknown model): never scored, left by ``--resume`` unless asked."""
+        return self.status == "fatal"
 
     def tokens(self, kind: str) -> int | None:
         """``usage[kind]`` (e.g. ``input_tokens``, ``calls``); None without usage."""

@@ -211,6 +211,7 @@ class GroupRow:
     n_failed: int
     n_unfinished: int
     n_context: int = 0   # of the done ones, those cut short by the model's context
+    n_fatal: int = 0     # refused by the provider for a reason only the user can fix
 
 
 def aggregate(episodes: Iterable[Episode], by: tuple[str, ...], *, n_boot: int = 2000,
@@ -231,7 +232,8 @@ def aggregate(episodes: Iterable[Episode], by: tuple[str, ...], *, n_boot: int =
             n_infra_error=sum(e.is_infra_error for e in members),
             n_failed=sum(e.status == "failed" for e in members),
             n_unfinished=sum(e.status in UNFINISHED for e in members),
-            n_context=sum(e.ended_on_context for e in members)))
+            n_context=sum(e.ended_on_context for e in members),
+            n_fatal=sum(e.is_fatal for e in members)))
     return rows
 
 

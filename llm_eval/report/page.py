@@ -85,6 +85,8 @@ def _estimate_cell(row, **data: Any) -> Markup:
         counts.append(f"{row.n_infra_error} infra err")
     if row.n_failed:
         counts.append(f"{row.n_failed} failed")
+    if row.n_fatal:
+        counts.append(f"{row.n_fatal} fatal")
     if row.n_unfinished:
         counts.append(f"{row.n_unfinished} unfinished")
     extra = tag("div", ", ".join(counts), class_="ci bad") if counts else Markup("")
@@ -127,7 +129,8 @@ def _runs_section(episodes: Sequence[Any], run_dirs: Sequence[Path],
                  f"the first directory's.", class_="warn", data_duplicates=len(duplicates))
         if duplicates else Markup(""),
         tag("p", "Scores count only episodes that are done; infrastructure errors (retries "
-                 "exhausted) and failures are counted apart and never scored. Each mean comes "
+                 "exhausted), fatal refusals (no credit, a refused key, an unknown model) and "
+                 "failures are counted apart and never scored. Each mean comes "
                  "with its 95% interval [low, high]: a two-stage bootstrap clustered by world "
                  "(llm_eval.analysis.stats), so worlds, not seeds, are the units of "
                  "evidence; a single score has no interval (shown as -).", class_="note")])
@@ -194,7 +197,11 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
                  tag("th", "overall"), tag("th", "done"),
                  tag("th", "ended on context", title="done and scored as they stood: the "
                      "model's context was full"), tag("th", "infra errors"),
-                 tag("th", "failed"), tag("th", "unfinished"))
+                 tag("th", "failed"),
+                 tag("th", "fatal", title="refused by the provider for a reason only the user "
+                     "can fix (no credit, a refused key, an unknown model): never scored, not "
+                     "rerun by --resume without --retry-fatal"),
+                 tag("th", "unfinished"))
     rows = []
     for model in models:
         cells = [_estimate_cell(by_family.get((model, f)), model=model, family=f)
@@ -207,6 +214,8 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
                         tag("td", total.n_infra_error, class_="num"
                             + (" bad" if total.n_infra_error else "")),
                         tag("td", total.n_failed, class_="num"),
+                        tag("td", total.n_fatal, class_="num"
+                            + (" bad" if total.n_fatal else "")),
                         tag("td", total.n_unfinished, class_="num")))
     table = join([tag("h2", "Leaderboard", id="leaderboard"),
                   tag("table", header, *rows, class_="leaderboard")])

@@ -5,7 +5,10 @@
 ``llm-eval run --resume RUN_DIR [--spend-cap USD]`` (the runs' own specs; a new cap, e.g.
 after the old one stopped the run). Prints one line per job (id, model, task, status, score)
 and where the store and the transcripts are. Exit 0 when every job is done; 3 when some are
-not (infrastructure errors, failures, a spend cap): the run can be resumed; 130 when Ctrl-C
+not (infrastructure errors, failures, a spend cap): the run can be resumed. A job the provider
+refused for a reason only the user can fix (no credit or a spend limit, a refused key, no
+permission, an unknown model) ends ``fatal``, with what to fix; a resume (or the same spec run
+again) leaves it, not paying to meet the refusal again, unless given ``--retry-fatal``; 130 when Ctrl-C
 stopped it (cleanly: running episodes end before their next model call and go back to the
 queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
@@ -161,7 +164,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     from .spec import SpecError, Sweep
 
     options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
-               "check": True, "processes": args.processes}
+               "check": True, "processes": args.processes,
+               "retry_fatal": args.retry_fatal}
     try:
         if args.resume and args.estimate:
             print("llm-eval: error: --estimate prices a sweep before it runs; give the "
@@ -225,14 +229,30 @@ def cmd_run(args: argparse.Namespace) -> int:
         return 1
     print("\n".join(format_report(report) for report in reports))
     last = reports[-1]
-    not_done = [r for report in reports for r in report.rows if r.status != "done"]
+    rows = [r for report in reports for r in report.rows]
+    fatal = [r for r in rows if r.status == "fatal"]
+    not_done = [r for r in rows if r.status not in ("done", "fatal")]
+    if fatal:
+        print(_fatal_advice(fatal, Path(last.run_dir)), file=sys.stderr)
     if not_done:
         # at the cap, resuming with the same cap would stop again at once
         cap = " --spend-cap USD (a higher cap)" if last.stopped_by_spend_cap else ""
         print(f"{len(not_done)} jobs not done; finish them with: llm-eval run --resume "
               f"{Path(last.run_dir)}{cap}", file=sys.stderr)
         return EXIT_STOPPED if last.stopped_by_user else EXIT_NOT_DONE
-    return 0
+    return EXIT_NOT_DONE if fatal else 0
+
+
+def _fatal_advice(rows, run_dir: Path) -> str:
+    """What the ``fatal`` jobs need (each distinct reason once, with what to fix) and how to
+    run them again."""
+    errors = dict.fromkeys((r.error or "").split("; not retried")[0] for r in rows)
+    lines = [f"{len(rows)} jobs ended fatal: the provider refused them for a reason retrying "
+             f"cannot fix, so --resume leaves them:"]
+    lines += [f"  {error[:400]}" for error in list(errors)[:5]]
+    lines.append(f"fix that, then run them again with: llm-eval run --resume {run_dir} "
+                 f"--retry-fatal")
+    return "\n".join(lines)
 
 
 def _estimate(spec: Sweep, args: argparse.Namespace) -> int:
@@ -332,6 +352,11 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                      help="before the first job, one minimal real call per feature each "
                           "model's jobs use (as llm-eval providers check MODEL); a refusal "
                           "or an unreachable endpoint stops the run (exit 1) with the report")
+    run.add_argument("--retry-fatal", action="store_true",
+                     help="run again the jobs that ended fatal (the provider refused them for "
+                          "a reason only you can fix: no credit or a spend limit, a refused "
+                          "key, no permission, an unknown model); without it a resume, or the "
+                          "same spec run again, leaves them, not paying to be refused again")
     run.add_argument("--no-progress", action="store_true",
                      help="do not show progress on standard error")
     run.set_defaults(handler=cmd_run)

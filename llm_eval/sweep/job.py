@@ -3,8 +3,11 @@
 ``execute_job(job, spec, transcript_path, run_id=...)`` is synchronous (the scheduler runs it
 in a worker thread). It writes the header, streams the episode's events and model calls, then
 the score or the failure, and ``end``; it returns a ``JobOutcome`` for the run store. A model
-call whose retries run out makes the job ``infra_error`` (never scored); a provider refusal,
-a missing key or any other exception makes it ``failed``. Neither is raised. A provider that
+call whose retries run out makes the job ``infra_error`` (never scored); a provider refusal
+only the user can fix (no credit or a spend limit, a refused key, no permission, an unknown
+model: ``adapters.classify.ACCOUNT_REASONS``) makes it ``fatal``, with what to fix in its
+error, and a resume leaves it unless asked (``--retry-fatal``); any other refusal, a missing
+key or any other exception makes it ``failed``. None is raised. A provider that
 answers with its context-length error ends the episode where it stands: the job is ``done``
 and scored, ``ended`` "context" (``JobOutcome.ended``, the store's ``ended``), and the refused
 call is a ``context_exhausted`` event of the transcript (a replay refuses it the same way).
@@ -51,7 +54,7 @@ class JobInterrupted(Exception):
 
 @dataclass(frozen=True, slots=True)
 class JobOutcome:
-    status: str                     # done, failed, infra_error, interrupted
+    status: str                     # done, failed, infra_error, fatal, interrupted
     score: float | None = None
     raw_reward: float | None = None
     usage: dict[str, Any] | None = None
@@ -242,8 +245,13 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
             return _outcome(agent, "infra_error", error=str(exc))
         except FatalProviderError as exc:
             recorder.infrastructure_error(exc)
-            recorder.end("failed", str(exc))
-            return _outcome(agent, "failed", error=f"provider refused ({exc.reason}): {exc}")
+            status = "fatal" if exc.account else "failed"
+            error = f"provider refused ({exc.reason}): {exc}"
+            if exc.account:
+                error += ("; not retried by --resume: fix it, then llm-eval run --resume "
+                          "RUN_DIR --retry-fatal")
+            recorder.end(status, error)
+            return _outcome(agent, status, error=error)
         except Exception as exc:   # an agent's or program's error: the job fails, not the run
             message = f"{type(exc).__name__}: {exc}"
             recorder.end("failed", message + "\n" + traceback.format_exc(limit=5))

@@ -1,7 +1,7 @@
-"""Progress of a running sweep: done, running, failed, spend and an estimated time left.
+"""Progress of a running sweep: done, running, failed, fatal, spend and an estimated time left.
 
-The scheduler tells a ``Progress`` when the run begins (jobs in all, jobs already done, spend
-so far), when each job starts and when it ends (its outcome and the spend since). ``Progress``
+The scheduler tells a ``Progress`` when the run begins (jobs in all, jobs already done, jobs
+left ``fatal`` that this run does not retry, spend so far), when each job starts and when it ends (its outcome and the spend since). ``Progress``
 itself shows nothing (library use, tests); ``make_progress(stream)`` picks the display for
 the command line: on a terminal a live ``rich`` panel that redraws in place, elsewhere (a
 log file, CI) one plain line per finished job, so the output stays readable when captured.
@@ -35,13 +35,14 @@ class Progress:
 
     def __init__(self) -> None:
         self.total = self.done = self.failed = self.stopped = self.running = 0
+        self.fatal = 0   # refused for a reason only the user can fix (not retried)
         self.finished_here = 0
         self.spent = 0.0
         self.unpriced: set[str] = set()   # models whose calls have no price: not in spent
         self.started_at = time.monotonic()
 
-    def begin(self, *, total: int, done: int, spent: float) -> None:
-        self.total, self.done, self.spent = total, done, spent
+    def begin(self, *, total: int, done: int, spent: float, fatal: int = 0) -> None:
+        self.total, self.done, self.spent, self.fatal = total, done, spent, fatal
         self.started_at = time.monotonic()
         self.show()
 
@@ -59,6 +60,9 @@ class Progress:
             self.finished_here += 1
         elif outcome.status == "interrupted":
             self.stopped += 1
+        elif outcome.status == "fatal":
+            self.fatal += 1
+            self.finished_here += 1
         else:
             self.failed += 1
             self.finished_here += 1
@@ -77,7 +81,7 @@ class Progress:
 
     # -- the figures ---------------------------------------------------------------------------
     def eta(self) -> float | None:
-        left = self.total - self.done - self.failed - self.stopped
+        left = self.total - self.done - self.failed - self.fatal - self.stopped
         if self.finished_here == 0 or left <= 0:
             return None
         return (time.monotonic() - self.started_at) / self.finished_here * left
@@ -85,6 +89,7 @@ class Progress:
     def summary(self) -> str:
         eta = self.eta()
         return (f"{self.done}/{self.total} done, {self.running} running, {self.failed} failed"
+                + (f", {self.fatal} fatal" if self.fatal else "")
                 + (f", {self.stopped} stopped" if self.stopped else "")
                 + f", spent ${self.spent:.4f}"
                 + (f" (unpriced: {', '.join(sorted(self.unpriced))})" if self.unpriced else "")
@@ -106,9 +111,11 @@ class LineProgress(Progress):
         super().__init__()
         self.stream = stream
 
-    def begin(self, *, total: int, done: int, spent: float) -> None:
-        super().begin(total=total, done=done, spent=spent)
-        print(f"{total} jobs, {done} already done", file=self.stream, flush=True)
+    def begin(self, *, total: int, done: int, spent: float, fatal: int = 0) -> None:
+        super().begin(total=total, done=done, spent=spent, fatal=fatal)
+        print(f"{total} jobs, {done} already done"
+              + (f", {fatal} fatal left as they are (--retry-fatal reruns them)" if fatal
+                 else ""), file=self.stream, flush=True)
 
     def line(self, job, outcome) -> None:
         print(f"[{self.summary()}] {_job_text(job, outcome)}", file=self.stream, flush=True)
@@ -129,9 +136,9 @@ class LiveProgress(Progress):
         self.recent: list[str] = []
         self.live = Live(console=self.console, refresh_per_second=4, transient=False)
 
-    def begin(self, *, total: int, done: int, spent: float) -> None:
+    def begin(self, *, total: int, done: int, spent: float, fatal: int = 0) -> None:
         self.live.start()
-        super().begin(total=total, done=done, spent=spent)
+        super().begin(total=total, done=done, spent=spent, fatal=fatal)
 
     def line(self, job, outcome) -> None:
         self.recent = (self.recent + [_job_text(job, outcome)])[-self.RECENT:]
@@ -140,7 +147,7 @@ class LiveProgress(Progress):
         from rich.text import Text
 
         width = 30
-        filled = round(width * (self.done + self.failed) / max(self.total, 1))
+        filled = round(width * (self.done + self.failed + self.fatal) / max(self.total, 1))
         text = Text("█" * filled, style="green")
         text.append("░" * (width - filled), style="dim")
         text.append(f" {self.summary()}")

@@ -4,7 +4,9 @@
 adds the new ones to the store (``run_dir/run.sqlite``) under the run id (a hash of the job
 ids, so changing only how a spec runs, such as its concurrency or spend cap, keeps the run),
 puts every job that is not done back in the queue (a job left ``running`` by a stopped run,
-a ``failed`` or ``infra_error`` job), and runs the queue: each episode in a worker thread
+a ``failed`` or ``infra_error`` job; a ``fatal`` one, which the provider refused for a reason
+only the user can fix, only with ``retry_fatal``: the command line's ``--retry-fatal``), and
+runs the queue: each episode in a worker thread
 (``asyncio.to_thread``) under its provider's semaphore (``spec.concurrency``, else
 ``default_concurrency``), its transcript at ``run_dir/transcripts/<job id>.jsonl.gz`` (images
 in ``transcripts/images/``; the transcript of an earlier, unfinished execution is kept as
@@ -60,7 +62,7 @@ from typing import Callable
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
 from ..runlock import hold_run_dir
-from ..runstore import STORE_FILE, JobRow, RunStore, RunStoreError
+from ..runstore import FATAL, STORE_FILE, JobRow, RunStore, RunStoreError
 from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
@@ -138,6 +140,7 @@ class RunReport:
     transcripts_dir: Path
     executed: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
+    held: list[str] = field(default_factory=list)   # fatal jobs left alone (no retry_fatal)
     rows: list[JobRow] = field(default_factory=list)
     stopped_by_spend_cap: bool = False
     stopped_by_user: bool = False
@@ -163,7 +166,8 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
 def resume(run_dir: str | Path, *, spend_cap: float | None = None,
            prices: str | None = None, executor: str | None = None,
            ray_address: str | None = None, **kwargs) -> list[RunReport]:
-    """Finish every run recorded in ``run_dir`` that has a job not done, oldest first, each
+    """Finish every run recorded in ``run_dir`` that has a job not done (its ``fatal`` jobs run
+    again only with ``retry_fatal=True``, passed on to ``run_sweep``), oldest first, each
     with the spec it was last run with (a job done by one of them is adopted by the others),
     or with ``spend_cap`` as its cap, ``prices`` as its price file and ``executor`` (with
     ``ray_address``) as how it runs when given; the reports of the runs finished this time,
@@ -222,7 +226,7 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
                           execute: Callable[..., JobOutcome] = execute_job,
                           stop: threading.Event | None = None, handle_sigint: bool = False,
                           progress: Progress | None = None, check: bool = False,
-                          processes: int | None = None) -> RunReport:
+                          processes: int | None = None, retry_fatal: bool = False) -> RunReport:
     run_dir = Path(run_dir)
     if check:
         check_ready(spec)
@@ -243,7 +247,7 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
         with hold_run_dir(run_dir):
             return await _run_locked(spec, run_dir, execute=execute, stop=stop,
                                      handle_sigint=handle_sigint, progress=progress,
-                                     processes=processes)
+                                     processes=processes, retry_fatal=retry_fatal)
     finally:
         if joined:
             from .ray_executor import disconnect
@@ -253,7 +257,8 @@ async def run_sweep_async(spec: Sweep, run_dir: str | Path, *,
 
 async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobOutcome],
                       stop: threading.Event | None, handle_sigint: bool,
-                      progress: Progress | None, processes: int | None) -> RunReport:
+                      progress: Progress | None, processes: int | None,
+                      retry_fatal: bool = False) -> RunReport:
     """``run_sweep_async`` once the run directory's lock is held."""
     transcripts = run_dir / TRANSCRIPTS_DIR
     transcripts.mkdir(parents=True, exist_ok=True)
@@ -274,13 +279,15 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                              raw_reward=finished.raw_reward, usage=finished.usage,
                              cost_usd=finished.cost_usd, ended=finished.ended)
                 report.recovered.append(row.id)
-        store.requeue_unfinished(run_id)
+        store.requeue_unfinished(run_id, retry_fatal=retry_fatal)
         report.adopted = store.adopt_done(run_id)
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
+        report.held = [r.id for r in store.jobs(run_id, FATAL)]
         queued = longest_first(store.jobs(run_id, "queued"))
         meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
         limits: dict[str, asyncio.Semaphore] = {}
-        progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total())
+        progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total(),
+                       fatal=len(report.held))
 
         def stop_reason(paid: bool = True) -> str | None:
             if stop.is_set():

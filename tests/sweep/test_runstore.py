@@ -46,7 +46,7 @@ def test_status_transitions(store):
     with pytest.raises(RunStoreError, match="cannot go from queued|not a failure status"):
         store.fail("r1", a, "done", "x")
     assert store.counts("r1") == {"queued": 0, "running": 1, "done": 1, "failed": 1,
-                                  "infra_error": 1}
+                                  "infra_error": 1, "fatal": 0}
     assert store.total_cost("r1") == pytest.approx(0.01)
 
     assert store.requeue_unfinished("r1") == 3

@@ -191,7 +191,7 @@ def test_a_schema_1_store_is_upgraded_in_place(tmp_path):
         assert store.job("r", "a").score == 1.0
         assert store.job("r", "b").ended == "context"
         version = store._db.execute("SELECT value FROM meta").fetchone()[0]
-    assert int(version) == SCHEMA_VERSION == 3
+    assert int(version) == SCHEMA_VERSION == 4
 
 
 def test_a_schema_2_store_gains_ended(tmp_path):
