@@ -188,11 +188,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
         problems = list(check_program(text, path=display_path))
     except AutumnError as exc:  # a checker that raises instead of reporting still reports
         problems = [exc]
+    from .errors import AutumnCheckWarning
+
     for problem in problems:
-        print(_format_autumn_error(problem, display_path), file=sys.stderr)
-    if problems:
+        label = "warning: " if isinstance(problem, AutumnCheckWarning) else ""
+        print(label + _format_autumn_error(problem, display_path), file=sys.stderr)
+    warnings = sum(isinstance(p, AutumnCheckWarning) for p in problems)
+    if len(problems) > warnings:
         return EXIT_PROGRAM_ERROR
-    print(f"ok: {display_path}")
+    print(f"ok: {display_path}" + (f" ({warnings} warning{'s' * (warnings != 1)})"
+                                   if warnings else ""))
     return EXIT_OK
 
 
