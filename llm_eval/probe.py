@@ -7,8 +7,9 @@
   seed. Refused here (a wrong key, an unknown model), nothing else is tried.
 - ``tools: <phase>``: the action tools of each phase the run plays, built as the LLM agent
   builds them (``adapters.tools.action_tools`` over the forms of the phase's first
-  observation, found by playing a real task to it) and sent in the run's tool mode. Only with
-  ``tool_mode: tools``: the text and tag formats send no tools.
+  observation, found by playing a real task to it) and sent in the run's tool mode; a phase
+  whose tools are all in a set already sent is not sent again. Only with ``tool_mode:
+  tools``: the text and tag formats send no tools.
 - ``thinking``: each thinking budget or reasoning effort of the run, sent with the
   interaction phase's tools as the run sends them together (a provider may refuse the pair:
   forced tool use with thinking on).
@@ -32,6 +33,7 @@ warning: the run works, without the effect it asked for.
 from __future__ import annotations
 
 import hashlib
+import json
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
@@ -186,12 +188,19 @@ def default_tasks(world: str = DEFAULT_WORLD,
 
 
 def _phase_tools(observations: Mapping[str, Any]) -> list[tuple[str, tuple[Tool, ...]]]:
-    """(phase, tools) for each distinct set of tools the phases send."""
+    """(phase, tools) for each set of tools the phases send, but for a set whose every tool
+    (name and parameters; a description may differ) an earlier set holds, such as the change
+    detection phase's before ``declare`` (the interaction phase's without ``go-to-test``): a
+    provider that takes a set of tool schemas takes any part of it, so that call would tell
+    nothing new."""
     out: list[tuple[str, tuple[Tool, ...]]] = []
+    sent: list[set[str]] = []
     for phase, observation in observations.items():
         tools = action_tools(observation.actions)
-        if tools and all(tools != known for _, known in out):
+        keys = {json.dumps([t.name, t.parameters], sort_keys=True) for t in tools}
+        if tools and not any(keys <= known for known in sent):
             out.append((phase, tools))
+            sent.append(keys)
     return out
 
 
