@@ -83,4 +83,4 @@ def test_malformed_json_is_transient_and_404_fatal(adapter, httpx2_mock):
                                                          "invalid_request_error"))
     with pytest.raises(Fatal) as caught:
         asyncio.run(adapter.complete(request()))
-    assert caught.value.reason == "not_found"
+    assert caught.value.reason == "model_not_found"   # a 404 naming the model
