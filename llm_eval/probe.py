@@ -465,7 +465,7 @@ async def check_model(settings: CheckSettings, *, policy: CallPolicy | None = No
         steps += [(_knob_name(b, e), lambda b=b, e=e: _thinking(p, b, e, main_tools))
                   for b, e in settings.knobs]
         if settings.image:
-            frame = observations["interaction"]
+            frame = observations.get("interaction") or next(iter(observations.values()))
             png = render_png(frame.frame, coordinates=True, masked=frame.masked)
             steps.append(("image", lambda: _image(p, basic, png)))
         if settings.cache == "auto" and \

@@ -358,3 +358,20 @@ def test_litellm_route_to_an_openai_compatible_server(capsys):
     assert {f["feature"]: f["status"] for f in report["features"]} == {
         "basic": "accepted", "tools: interaction": "accepted", "tools: mfp": "accepted",
         "image": "accepted"}
+
+
+def test_exhausted_retries_are_failed_not_refused_and_stop_the_rest(capsys, no_waits):
+    """Every attempt a 503: the retry layer's attempts are used, the feature is ``failed``
+    (nothing known), the rest is not tried, exit 1."""
+    def respond(path, body):
+        return 503, openai_error("The server is overloaded", "server_error")
+
+    with FakeProvider(responder=respond) as fake:
+        code, out, _ = run_check(capsys, MODEL, "--base-url", fake.base_url + "/v1",
+                                 "--max-attempts", "3", "--families", "mfp", "--json")
+        assert len(fake.seen) == 3
+    report = json.loads(out)
+    assert code == 1 and len(no_waits) == 2
+    assert [f["status"] for f in report["features"]] == ["failed", "skipped", "skipped"]
+    assert "gave up after 3 attempts" in report["features"][0]["detail"]
+    assert report["error"] is None
