@@ -52,7 +52,11 @@ TEXT_JOIN = "\n\n"   # between the text parts of one message sent as a string
 
 
 def chat_messages(request: Request, *, for_record: bool = False,
-                  replay_provider: str | None = None) -> list[dict[str, Any]]:
+                  replay_provider: str | None = None,
+                  null_content: bool = False) -> list[dict[str, Any]]:
+    """The request's messages in Chat Completions shapes (module docstring); ``null_content``:
+    a tool-only assistant turn has ``content: null``, for LiteLLM routes to Gemini, where
+    LiteLLM would turn ``""`` into an empty text part, which Gemini refuses."""
     out: list[dict[str, Any]] = []
     for message in request.messages:
         if message.role == "system":
@@ -63,7 +67,8 @@ def chat_messages(request: Request, *, for_record: bool = False,
         if message.role == "assistant":
             entry: dict[str, Any] = {"role": "assistant"}
             text = "".join(p.text for p in message.parts if isinstance(p, TextPart))
-            entry["content"] = text   # "" with tool calls only: never null (module docstring)
+            # "" with tool calls only: never null (module docstring), unless asked for
+            entry["content"] = None if null_content and not text else text
             own = bool(replay_provider) and message.replay_provider == replay_provider
             extras = ({b["id"]: b for b in message.replay_items
                        if b.get("type") == TOOL_CALL_ITEM} if own else {})

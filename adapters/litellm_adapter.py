@@ -51,6 +51,7 @@ from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E
 
 __all__ = ["LiteLLMAdapter", "NOT_FORCED_WITH_THINKING"]
 
+_GEMINI = ("gemini", "vertex_ai")   # LiteLLM routes whose tool-only turns go as content null
 NOT_FORCED_WITH_THINKING = ('thinking is on, and Anthropic refuses a forced tool choice with '
                             'thinking: sent "auto", so a reply may hold no tool call')
 
@@ -85,7 +86,8 @@ class LiteLLMAdapter(Adapter):
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": chat_messages(request, for_record=for_record,
-                                      replay_provider=self.provider),
+                                      replay_provider=self.provider,
+                                      null_content=self.routed_provider in _GEMINI),
         }
         if self.routed_provider == "anthropic" and self.options.get("cache", "auto") == "auto":
             mark_for_cache(kwargs["messages"])
