@@ -375,3 +375,60 @@ def test_exhausted_retries_are_failed_not_refused_and_stop_the_rest(capsys, no_w
     assert [f["status"] for f in report["features"]] == ["failed", "skipped", "skipped"]
     assert "gave up after 3 attempts" in report["features"][0]["detail"]
     assert report["error"] is None
+
+
+# -- OpenAI Responses: reasoning, and the automatic prompt cache ---------------------------------
+
+def responses_model():
+    """A Responses server: reasoning tokens when ``reasoning`` is sent; a prompt it has seen
+    before is read from the cache (cached_tokens), as OpenAI's automatic cache does."""
+    from provider_bodies import responses_body
+
+    seen: set[str] = set()
+
+    def respond(path, body):
+        prompt = json.dumps([body.get("instructions"), body.get("input"), body.get("tools")],
+                            sort_keys=True)
+        cached = 1536 if prompt in seen and len(prompt) > 4000 else 0
+        seen.add(prompt)
+        usage = {"input_tokens": 2000, "input_tokens_details": {"cached_tokens": cached,
+                                                          "cache_write_tokens": 0},
+                 "output_tokens": 30,
+                 "output_tokens_details": {"reasoning_tokens": 24 if "reasoning" in body
+                                           else 0},
+                 "total_tokens": 2030}
+        if body.get("tools"):
+            name = body["tools"][0]["name"]
+            args = {"x": 1, "y": 2} if name == "click" else {"t": 0} if name == "watch" else {}
+            return 200, responses_body(calls=[("call_1", name, args)], usage=usage)
+        return 200, responses_body(text="ok", usage=usage)
+    return respond
+
+
+def test_openai_responses_reasoning_and_automatic_cache_accepted(monkeypatch):
+    """The route's own API (no base URL in the settings, so the cache is OpenAI's automatic
+    one), its adapter pointed at loopback."""
+    from adapters import create_adapter
+
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    with FakeProvider(responder=responses_model()) as fake:
+        adapter = create_adapter("openai/gpt-5", base_url=fake.base_url + "/v1", cache="auto")
+        settings = CheckSettings("openai/gpt-5", knobs=((None, "low"),),
+                                 tasks=default_tasks("hunters", ("mfp",)))
+        report = check_model_sync(settings, adapter=adapter)
+        bodies = [s.body for s in fake.seen]
+    statuses = {f.feature: f.status for f in report.features}
+    assert statuses == {"basic": "accepted", "tools: interaction": "accepted",
+                        "tools: mfp": "accepted", "reasoning effort low": "accepted",
+                        "cache": "accepted"}, report.features
+    assert report.ok
+    # the Responses API takes no max_output_tokens under 16
+    assert all(16 <= b["max_output_tokens"] <= 64 for b in bodies)
+    (effort,) = [b for b in bodies if "reasoning" in b]
+    assert effort["reasoning"]["effort"] == "low" and effort["tools"]
+    cache = report.features[-1]
+    assert cache.calls == 2 and "1536 tokens read from the cache" in cache.detail
+    from llm_eval.pricing import default_prices
+
+    assert report.price["priced_as"] == default_prices().lookup("openai/gpt-5")[0]
+    assert report.cost_usd == pytest.approx(sum(f.cost_usd for f in report.features))
