@@ -508,8 +508,8 @@ def format_report(report: CheckReport) -> str:
     source = "unpriced (no price in LiteLLM's map or a price file)" \
         if price["source"] == "unpriced" else f"{price['source']}, as {price['priced_as']}"
     lines.append(f"  price: {source}")
-    lines.append(f"  cost of this check: {describe_cost(report.cost_usd, 6)} "
-                 f"({report.calls} calls)")
+    calls = f"{report.calls} call{'' if report.calls == 1 else 's'}"
+    lines.append(f"  cost of this check: {describe_cost(report.cost_usd, 6)} ({calls})")
     if report.error:
         lines.append(f"  error: {report.error}")
     blocking = report.blocking
