@@ -19,7 +19,7 @@ import respx
 
 from adapters import GenerationConfig, Request, Response, create_adapter
 
-__all__ = ["Route", "ROUTES", "reply", "replies", "send", "KEY"]
+__all__ = ["Route", "ROUTES", "Answer", "reply", "replies", "error", "errors", "send", "KEY"]
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 # not a real key: a stand-in the SDKs accept
@@ -57,6 +57,24 @@ ROUTES = {r.name: r for r in (
 )}
 
 
+@dataclass(frozen=True)
+class Answer:
+    """An HTTP answer other than a 200 with a JSON body."""
+
+    status: int
+    body: Any
+    headers: dict[str, str]
+
+
+def error(name: str) -> dict[str, Any]:
+    """An error fixture: ``provider``, ``status``, ``headers``, ``body``, ``expected_reason``."""
+    return json.loads((FIXTURES / "errors" / f"{name}.json").read_text())
+
+
+def errors() -> list[str]:
+    return sorted(p.stem for p in (FIXTURES / "errors").glob("*.json"))
+
+
 def reply(name: str) -> dict[str, Any]:
     """A reply fixture: ``about``, ``api``, ``body`` and the ``expected`` normalisation."""
     return json.loads((FIXTURES / "replies" / f"{name}.json").read_text())
@@ -68,28 +86,39 @@ def replies(api: str) -> list[str]:
                   if reply(p.stem)["api"] == api)
 
 
-def send(route: Route, requests: list[Request], bodies: list[dict[str, Any]], *,
-         status: int = 200, headers: dict[str, str] | None = None,
-         **options: Any) -> tuple[list[dict[str, Any]], list[Response | BaseException]]:
-    """Send ``requests`` in turn through ``route``'s adapter, answered in turn by ``bodies``
-    (with ``status`` and ``headers``); the JSON bodies sent, and each response or the error
-    the adapter raised."""
+def send(route: Route, requests: list[Request], bodies: list[dict[str, Any] | Answer], *,
+         policy: Any = None, **options: Any
+         ) -> tuple[list[dict[str, Any]], list[Any]]:
+    """Send ``requests`` in turn through ``route``'s adapter, the HTTP calls answered in turn
+    by ``bodies`` (a JSON body answered 200, or an ``Answer``); the JSON bodies sent, and for
+    each request the response or the error raised. With ``policy`` each request goes through
+    ``llm_eval.calls.call`` (retries) and its result is the ``CallResult``."""
     adapter = create_adapter(route.spec, api_key=KEY, timeout=10, **options)
     answers = iter(bodies)
 
     def answer(_request: Any) -> httpx.Response:
-        return httpx.Response(status, json=next(answers), headers=headers or {})
+        given = next(answers)
+        if isinstance(given, Answer):
+            return httpx.Response(given.status, json=given.body, headers=given.headers)
+        return httpx.Response(200, json=given)
 
-    out: list[Response | BaseException] = []
+    out: list[Any] = []
     using = "httpcore" if route.via_litellm else "httpcore2"
     with respx.mock(using=using, assert_all_mocked=True, assert_all_called=False) as mock:
         posted = mock.post(route.url).mock(side_effect=answer)
+
+        async def one(request: Request) -> Any:
+            if policy is None:
+                return await adapter.complete(request)
+            from llm_eval.calls import call
+
+            return await call(adapter, request, policy=policy)
 
         async def run() -> None:
             try:
                 for request in requests:
                     try:
-                        out.append(await adapter.complete(request))
+                        out.append(await one(request))
                     except Exception as exc:   # noqa: BLE001 - the caller judges the verdict
                         out.append(exc)
             finally:
