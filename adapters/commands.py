@@ -59,7 +59,9 @@ def _check(args: argparse.Namespace) -> int:
     except ValueError as exc:
         return _usage(f"--rendering: {exc}")
     try:
-        parse_model(args.model)   # an unknown provider before anything is loaded
+        if parse_model(args.model).provider == "replay":   # an unknown provider: here too
+            return _usage(f"{args.model} answers from a recording: there is no provider to "
+                          f"check")
         options = _local_server(args.model, args.base_url) if args.base_url else {}
         book = load_prices(args.prices)
         settings = CheckSettings(

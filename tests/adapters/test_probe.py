@@ -208,6 +208,7 @@ def test_offline_json_and_a_name_that_does_not_resolve(capsys):
 @pytest.mark.parametrize("argv,message", [
     (["openai-chat/x", "--rendering", "svg"], "--rendering: "),
     (["nope/x"], "unknown provider 'nope'"),
+    (["replay/runs/a/calls.json"], "answers from a recording"),
     (["anthropic/claude-sonnet-4-5"], "ANTHROPIC_API_KEY is not set"),
     (["openai-chat/x", "--base-url", "http://127.0.0.1:9/v1", "--world", "atlantis"],
      "atlantis"),
