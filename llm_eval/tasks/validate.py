@@ -19,6 +19,12 @@ fail and its figures.
   every fuzz run and the condition rollouts, seeded random play of the interaction budget,
   half of it after a prefix of the witness, it never holds before the first difference: no
   change claimed before anything changed); ``oracle_detects`` (the oracle scores 1).
+- fair under the dice (docs/suite-v2.md; WORLDTEST.md 5), for every task of a stochastic
+  world (a deterministic world's passes with ``stochastic: false``): MFP
+  ``truth_favoured_by_dice``, CD ``change_beyond_chance`` and ``condition_needs_change``,
+  planning ``reachable_without_dice``. Each redraws the program's generator (``dice``) with a
+  fixed number of draws seeded from the task's id, and passes on a one-sided bound of the
+  frequency, not on the frequency itself.
 
 A check that raises fails with the error's message; the oracle checks are skipped (not
 failed) while ``llm_eval.agents`` has no ``OracleAgent``.
@@ -32,26 +38,37 @@ from typing import Any
 
 from ..worlds import world_spec
 from ..worldtest.scoring import condition_holds
+from . import dice
 from .cd import Comparison, LockStep, compare
 from .models import CDTask, MFPTask, PlanningTask
 from .planning import RANDOM_LIMIT, first_success, random_success
 from .trajectory import make, make_changed, patch, play, random_actions
 
 __all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
-           "validate_tasks", "validate_in_processes", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG"]
+           "validate_tasks", "validate_in_processes", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG",
+           "DICE_Z", "MFP_FLOOR", "MFP_MARGIN", "PLAN_FLOOR", "PLAN_Z"]
 
 MAX_CHANGE_DELAY = 10        # steps from the trigger to the first visible difference
 MAX_CONDITION_LAG = 0        # frames from the first difference to where the condition holds
 _NO_CONDITION = "the task has no change condition (hidden.condition)"
 CHANCE_TOLERANCE = 0.05
 MAX_FIRST_CLICKS = 48       # fresh runs whose first action clicks a non-background cell
+# fair under the dice (docs/suite-v2.md): one-sided Wilson bounds
+DICE_Z = 3.09               # MFP: 0.1% one-sided
+MFP_FLOOR = 0.25            # the truth in at least a quarter of redrawn futures ...
+MFP_MARGIN = 2.0            # ... and at least twice as often as the best distractor
+PLAN_FLOOR = 0.8            # the blind planner reaches the goal in at least 80% of redraws
+PLAN_Z = 1.645              # planning: 5% one-sided (a few costly redraws)
+CHANGE_AFTER = 1            # frames after the first difference checked too
 
 
 @dataclass(frozen=True, slots=True)
 class Effort:
     """How hard validation tries: planning rollouts, MFP random answers, CD fuzz runs, and
     CD condition rollouts (each as long as the interaction budget; every other one starts
-    with a prefix of the witness, so that many reach the change)."""
+    with a prefix of the witness, so that many reach the change); the draws of the checks
+    under redrawn dice (MFP futures, CD redraws, planning redraws; 0 planning redraws skips
+    that check, which costs minutes a task)."""
 
     rollouts: int = 200
     random_answers: int = 1200
@@ -60,11 +77,14 @@ class Effort:
     click_sweep: bool = True
     oracle: bool = True
     condition_rollouts: int = 50
+    mfp_draws: int = 400
+    cd_draws: int = 200
+    plan_redraws: int = 12
 
 
 FULL = Effort()
 QUICK = Effort(rollouts=60, random_answers=600, fuzz_runs=6, fuzz_steps=60,
-               condition_rollouts=6)
+               condition_rollouts=6, cd_draws=60, plan_redraws=0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -343,6 +363,130 @@ def check_modified_loads(task: CDTask) -> Check:
     return Check("modified_program_loads", True, {"program": task.hidden.program})
 
 
+# -- fair under the dice (docs/suite-v2.md) ---------------------------------------------------
+def _deterministic(name: str, task) -> Check | None:
+    if world_spec(task.world).stochastic:
+        return None
+    return Check(name, True, {"stochastic": False})
+
+
+def check_mfp_dice(task: MFPTask, effort: Effort) -> Check:
+    """From the last shown frame, the masked steps under ``mfp_draws`` redrawn generators: the
+    truth is the most frequent option, its lower bound at least ``MFP_FLOOR`` and at least
+    ``MFP_MARGIN`` times the best distractor's upper bound."""
+    name = "truth_favoured_by_dice"
+    if (done := _deterministic(name, task)) is not None:
+        return done
+    n = effort.mfp_draws
+    d = dice.mfp_distribution(task, dice.draw_states(dice.stream_seed(task.id, "mfp"), n),
+                              task.hidden.answer)
+    low = dice.lower_bound(d.truth, n, DICE_Z)
+    high = dice.upper_bound(d.best_distractor, n, DICE_Z)
+    favourite = d.most_frequent() == d.answer
+    ok = favourite and low >= MFP_FLOOR and low >= MFP_MARGIN * high
+    figures = {"draws": n, "truth": round(d.truth / n, 4),
+               "best_distractor": round(d.best_distractor / n, 4),
+               "no_option": round(d.other / n, 4), "counts": d.counts,
+               "truth_lower": round(low, 4), "distractor_upper": round(high, 4)}
+    why = ("" if ok else "another option is produced more often" if not favourite else
+           f"the truth is not clearly favoured (lower bound {low:.3f}; needs "
+           f">= {MFP_FLOOR} and >= {MFP_MARGIN} x {high:.3f})")
+    return Check(name, ok, figures, why)
+
+
+def _witness_frames(task: CDTask, length: int) -> list:
+    """The modified program's grids under the witness padded with noops to ``length``."""
+    world = make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    return play(world, _padded(task, length))
+
+
+def _padded(task: CDTask, length: int) -> list[str]:
+    witness = list(task.hidden.witness)
+    return witness + ["noop"] * max(0, length - len(witness))
+
+
+def check_cd_change_dice(task: CDTask, effort: Effort) -> Check:
+    """The frame at the first difference under the witness, and the ``CHANGE_AFTER`` frames
+    after it: the original program, from its state before the first difference, under
+    ``cd_draws`` redrawn generators, never shows any of them at its index."""
+    name = "change_beyond_chance"
+    if (done := _deterministic(name, task)) is not None:
+        return done
+    first = compare(task, task.hidden.witness).first_difference
+    if not first:
+        return Check(name, False, {"first_difference": first},
+                     "the witness shows no difference after the initial frame")
+    n = effort.cd_draws
+    actions = _padded(task, first + CHANGE_AFTER)
+    changed = _witness_frames(task, first + CHANGE_AFTER)
+    world = make(task.world, task.seed)
+    for action in actions[:first - 1]:
+        world.step(action)
+    before = world.snapshot()
+    produced = {str(t): 0 for t in range(first, first + CHANGE_AFTER + 1)}
+    for state in dice.draw_states(dice.stream_seed(task.id, "cd-change"), n):
+        world.restore(before)
+        dice.redraw(world, state)
+        for t in range(first, first + CHANGE_AFTER + 1):
+            frame, *_ = world.step(actions[t - 1])
+            produced[str(t)] += frame.to_rows() == changed[t]
+    ok = not any(produced.values())
+    return Check(name, ok, {"draws": n, "first_difference": first, "produced": produced,
+                            "chance_upper": round(dice.upper_bound(0, n, DICE_Z), 4)},
+                 "" if ok else "the original program shows a changed frame under other "
+                 "draws (the change looks like chance)")
+
+
+def check_cd_condition_dice(task: CDTask, effort: Effort) -> Check:
+    """The condition never holds on the modified program without its trigger (the original
+    behaviour, with every name the condition uses) under the witness and ``cd_draws``
+    redrawn generators, evaluated on every frame as the CD phase does."""
+    name = "condition_needs_change"
+    if (done := _deterministic(name, task)) is not None:
+        return done
+    if not task.hidden.condition:
+        return Check(name, False, detail=_NO_CONDITION)
+    n = effort.cd_draws
+    world = make_changed(task.world, task.hidden.program, task.seed, "")
+    start = world.snapshot()
+    actions = _padded(task, len(task.hidden.witness) + MAX_CHANGE_DELAY)
+    held = []
+    for i, state in enumerate(dice.draw_states(dice.stream_seed(task.id, "cd-condition"), n)):
+        world.restore(start)
+        dice.redraw(world, state)
+        for t, action in enumerate([None, *actions]):
+            if action is not None:
+                world.step(action)
+            if condition_holds(world.interpreter, task.hidden.condition):
+                held.append(f"draw {i} at frame {t}")
+                break
+    ok = not held
+    return Check(name, ok, {"draws": n, "frames": len(actions) + 1, "holds": held[:5]},
+                 "" if ok else "the condition holds on the original program under other draws")
+
+
+def check_planning_dice(task: PlanningTask, effort: Effort) -> Check:
+    """A planner that knows the program and the state but not the draws to come
+    (``dice.blind_plan_succeeds``) reaches the goal within the horizon in ``plan_redraws``
+    worlds redrawn after loading; its one-sided lower bound is at least ``PLAN_FLOOR``."""
+    name = "reachable_without_dice"
+    if (done := _deterministic(name, task)) is not None:
+        return done
+    n = effort.plan_redraws
+    if n == 0:
+        return Check(name, False, {"redraws": 0}, "not run at this effort", skipped=True)
+    runs = [dice.blind_plan_succeeds(task, s)
+            for s in dice.draw_states(dice.stream_seed(task.id, "planning"), n)]
+    wins = sum(ok for ok, _, _ in runs)
+    low = dice.lower_bound(wins, n, PLAN_Z)
+    ok = low >= PLAN_FLOOR
+    return Check(name, ok, {"redraws": n, "reached": wins, "lower": round(low, 4),
+                            "floor": PLAN_FLOOR, "searches": sum(s for _, _, s in runs),
+                            "steps": [t for _, t, _ in runs]},
+                 "" if ok else "a planner without the dice does not reach the goal in nearly "
+                 "every redraw")
+
+
 # -- oracle -----------------------------------------------------------------------------------
 def check_oracle(task) -> Check:
     name = {"mfp": "oracle_answers", "planning": "oracle_solves", "cd": "oracle_detects"}[
@@ -366,13 +510,15 @@ def validate_task(task, effort: Effort = FULL) -> TaskReport:
     if isinstance(task, PlanningTask):
         checks += [_run("witness_reaches_goal", check_witness_reaches_goal, task),
                    _run("goal_differs_from_initial", check_goal_differs, task),
-                   _run("random_below_5pct", check_random_planning, task, effort)]
+                   _run("random_below_5pct", check_random_planning, task, effort),
+                   _run("reachable_without_dice", check_planning_dice, task, effort)]
     elif isinstance(task, MFPTask):
         checks += [_run("trajectory_replays", check_trajectory, task),
                    _run("mask_is_dynamic", check_mask_dynamic, task),
                    _run("answer_unique", check_answer_unique, task),
                    _run("options_distinct", check_options_distinct, task),
-                   _run("random_near_chance", check_random_mfp, task, effort)]
+                   _run("random_near_chance", check_random_mfp, task, effort),
+                   _run("truth_favoured_by_dice", check_mfp_dice, task, effort)]
     elif isinstance(task, CDTask):
         checks += [_run("modified_program_loads", check_modified_loads, task),
                    _run("trigger_fires", check_trigger, task),
@@ -381,6 +527,8 @@ def validate_task(task, effort: Effort = FULL) -> TaskReport:
             checks += check_before_and_after(task, effort)
         except Exception as exc:   # e.g. the modified program cannot be read
             checks.append(Check("no_crash", False, detail=f"{type(exc).__name__}: {exc}"))
+        checks += [_run("change_beyond_chance", check_cd_change_dice, task, effort),
+                   _run("condition_needs_change", check_cd_condition_dice, task, effort)]
     if effort.oracle:
         checks.append(_run("oracle", check_oracle, task))
     return TaskReport(task.id, task.world, task.family, tuple(checks))
