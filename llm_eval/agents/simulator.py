@@ -1,10 +1,18 @@
 """The simulator agent: a difficulty reference from the published study (WORLDTEST.md 6).
 
-It knows the true program, as the oracle does, but looks only ``depth`` actions ahead (6, as
-in the published study, where such an agent scored 0.186 on planning and 0.450 overall).
-Where the oracle searches until it finds a plan, the simulator searches a bounded tree and
-commits to what it saw:
+It knows the true program and the current state, as a perfect world-model learner could, but
+not the random draws still to come, and it looks only ``depth`` actions ahead (6, as in the
+published study, where such an agent scored 0.186 on planning and 0.450 overall). Where the
+oracle (which knows everything, dice included) searches until it finds a plan, the simulator
+searches a bounded tree against a sampled future and commits to what it saw while the world
+behaves as sampled:
 
+- **Its own dice** (docs/suite-v2.md): before every search it gives its copy of the world a
+  generator state of its own (``tasks.dice.redraw``), drawn from a ``random.Random`` seeded
+  by the task's id, so every search sees one sampled future, never the real draws; its copy
+  then goes back to the real state. The agent is deterministic for a task (its own seeded
+  draws, counted work, no clock). In a deterministic world the sampled future is the future,
+  so it behaves as before.
 - **Lookahead** (``lookahead``): breadth-first search with state hashing
   (``World.state_key``) from the current state to depth ``min(depth, actions left)``, over the
   arrows, ``noop`` and clicks on every cell holding a non-background colour and on its four
@@ -12,23 +20,30 @@ commits to what it saw:
   generates is tested as it is made; a state already seen in this search is dropped. At most
   ``max_states`` states are generated per search (a count, not a time: the agent is
   deterministic at any load); a branch whose step raises a program error is dropped.
+- **Replanning**: the path found is played while each real frame is the one the sampled
+  future predicted; the first frame that differs (the draws went otherwise) drops the rest of
+  the path, and the agent searches again from the state it now stands in.
 - **interaction**: ``go-to-test`` at once (it needs no experience).
-- **MFP**: simulates the recorded actions and picks the option equal to the true patch, like
-  the oracle (``oracle.mfp_answer``): the answer is a pure simulation of given actions, which
-  needs no lookahead, so depth does not limit it.
+- **MFP**: replays the recorded actions up to the last shown frame (it knows that state),
+  samples ``mfp_samples`` futures of the masked steps with its own draws and picks the option
+  produced most often (the lowest index among ties; when no sample equals any option, the
+  option closest to the samples cell by cell). Depth does not limit it.
 - **planning** (receding horizon): search; if a state whose masked cells equal the goal is
   found, play the path to it. Otherwise play the path to the best state generated, ranked by
   goal distance (``search.goal_distance``), then by whether this episode already stood in that
-  state (unvisited first), then by depth (shallower first), then by order of generation; then
-  search again from there, until the goal is reached or the horizon runs out (it never quits
-  early). A plan longer than ``depth`` is found only if the goal distance leads to it.
+  state (unvisited first; states compared without the generator), then by depth (shallower
+  first), then by order of generation; then search again, until the goal is reached or the
+  horizon runs out (it never quits early). A plan longer than ``depth`` is found only if the
+  goal distance leads to it.
 - **CD** (the modified program and the task's observational condition, which the oracle
-  knows too): search for a state where the condition holds; if found, play the path to it,
-  pad with ``noop`` until ``declare`` is allowed, declare and submit the frame at which the
-  condition first held (T). Otherwise play the path to the generated state that this episode
-  has not stood in, with the most cells differing from the current frame (an exploration rule:
-  go where things change), then by depth and order, and search again. It never resets and
-  never declares a change it has not seen (out of budget it scores 0, not -1).
+  knows too): search for a state where the condition holds in the sampled future; play the
+  path to it, evaluating the condition on the real state after every action. Once it holds,
+  pad with ``noop`` until ``declare`` is allowed, declare and submit the frame at which it
+  first held (T). Without a state where it holds, play the path to the generated state that
+  this episode has not stood in, with the most cells differing from the current frame (an
+  exploration rule: go where things change), then by depth and order, and search again. It
+  never resets and never declares a change it has not seen (out of budget it scores 0, not
+  -1).
 
 Under the ``autumnbench`` protocol (observations with ``text`` and ``offered``) it plays the
 harness's strings as the oracle does (``oracle_harness``): ``go-to-test``; ``step`` through the
@@ -36,17 +51,20 @@ MFP recording, then ``choose_option_K``; the same planning search (the harness's
 horizon); in CD the same search with the condition read as the harness reads it, then
 ``I found the change!`` and ``Submit choice`` on the next two steps.
 
-The agent keeps its own copy of the world in lock-step with the actions it sends; ``notes``
-says when something unexpected happened, ``searches`` and ``states`` count the work.
+The agent keeps its own copy of the world in lock-step with the actions it sends (that is how
+it knows the current state); ``notes`` says when something unexpected happened, ``searches``
+and ``states`` count the work.
 """
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..autumn import Frame
+from ..tasks.dice import RNG_MODULUS, mfp_patches, redraw, stream_seed
 from ..tasks.models import CDTask, MFPTask, PlanningTask
 from ..worlds import World
 from ..worldtest.observation import EpisodeStart, Observation
@@ -62,10 +80,12 @@ _FOUND, _SUBMIT = "I found the change!", "Submit choice"
 
 @dataclass(frozen=True, slots=True)
 class Lookahead:
-    """How far the simulator looks: ``depth`` actions, ``max_states`` states per search."""
+    """How far the simulator looks: ``depth`` actions, ``max_states`` states per search;
+    ``mfp_samples`` sampled futures for an MFP answer."""
 
     depth: int = PUBLISHED_DEPTH
     max_states: int = 1000
+    mfp_samples: int = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,8 +163,85 @@ def lookahead(world: World, depth: int, max_states: int,
         world.restore(root)
 
 
+def _without_dice(key: tuple) -> tuple:
+    """A state's key (``World.state_key``: the generator's state, then the program's values)
+    without the generator, so that a state the agent stood in is recognised in a search that
+    runs on its own draws."""
+    return key[1:]
+
+
+class Planner:
+    """The search-and-commit loop of the simulator on ``world`` (the agent's copy, which it
+    steps with every action it sends): searches on its own draws (``dice``), plans of
+    ``(action, predicted grid)`` dropped when a real frame differs from the prediction.
+    Validation runs it too (``tasks.validate``: planning without the dice)."""
+
+    def __init__(self, world: World, limits: Lookahead, dice: random.Random) -> None:
+        self.world = world
+        self.limits = limits
+        self.dice = dice
+        self.plan: deque[tuple[str, list | None]] = deque()
+        self.visited = {_without_dice(world.state_key())}
+        self.played = 0
+        self.searches = 0
+        self.states = 0
+
+    def search(self, depth: int, extra_clicks, test, rank) -> LookaheadResult:
+        """``lookahead`` from the current state against one sampled future; the path found
+        (or the best one) becomes the plan, with the frames the sample predicts."""
+        world = self.world
+        real = world.snapshot()
+        redraw(world, self.dice.randrange(1, RNG_MODULUS))
+        try:
+            result = lookahead(world, depth, self.limits.max_states,
+                               lambda frame: (*_MOVES, *click_cells(frame, extra_clicks)),
+                               test, rank)
+            path = result.found or result.best or ()
+            predicted = []
+            for action in path:        # the sampled future along the path
+                frame, _, _, _, _ = world.step(action)
+                predicted.append(frame.grid)
+        finally:
+            world.restore(real)
+        self.searches += 1
+        self.states += result.states
+        self.plan = deque(zip(path, predicted))
+        return result
+
+    def send(self) -> str:
+        """Play the plan's next action on the agent's world; a frame other than the predicted
+        one drops the rest of the plan."""
+        action, expected = self.plan.popleft()
+        frame, _, _, _, _ = self.world.step(action)
+        self.visited.add(_without_dice(self.world.state_key()))
+        self.played += 1
+        if expected is not None and frame.grid != expected:
+            self.plan.clear()
+        return action
+
+    def planning_action(self, budget_left: int, goal, cells) -> str | None:
+        """The next action towards ``goal`` on ``cells``, or None (nothing left to try)."""
+        if not self.plan:
+            depth = min(self.limits.depth, budget_left)
+            if depth < 1:
+                return None
+
+            def test(world: World, frame: Frame) -> bool:
+                return goal_distance(frame, goal, cells) == 0
+
+            def rank(frame: Frame, key: tuple, path: tuple[str, ...]) -> tuple:
+                return (goal_distance(frame, goal, cells), _without_dice(key) in self.visited,
+                        len(path))
+
+            self.search(depth, cells, test, rank)
+            if not self.plan:
+                return None
+        return self.send()
+
+
 class SimulatorAgent:
-    """Knows the program, looks ``limits.depth`` actions ahead; see the module docstring."""
+    """Knows the program and the current state, not the dice; looks ``limits.depth`` actions
+    ahead; see the module docstring."""
 
     name = "simulator"
 
@@ -155,22 +252,29 @@ class SimulatorAgent:
         self.programs_root = programs_root
         self.limits = limits
         self.notes: list[str] = []
-        self.searches = 0
-        self.states = 0
+        self._searches = 0
+        self._states = 0
         self._reset_state()
 
+    @property
+    def searches(self) -> int:
+        return self._searches + (self._planner.searches if self._planner else 0)
+
+    @property
+    def states(self) -> int:
+        return self._states + (self._planner.states if self._planner else 0)
+
     def _reset_state(self) -> None:
-        self._world: World | None = None
-        self._queue: deque[str] = deque()
-        self._visited: set = set()
-        self._played = 0           # world actions sent in the test phase
+        self._dice = random.Random(stream_seed(self.task.id, "simulator"))
+        self._planner: Planner | None = None
+        self._queue: deque[str] = deque()      # the answer: padding, declare and submit
         self._change: int | None = None   # frame index where the CD condition first held
         self._finished = False
 
     def reset(self, start: EpisodeStart) -> None:
         self.notes = []
-        self.searches = 0
-        self.states = 0
+        self._searches = 0
+        self._states = 0
         self._reset_state()
 
     # -- the phases ------------------------------------------------------------------------------
@@ -188,131 +292,117 @@ class SimulatorAgent:
         raise ValueError(f"unknown phase {observation.phase!r}")
 
     def _mfp(self, observation: Observation, harness: bool) -> str:
-        from .oracle import mfp_answer
-
         if harness and not any(a.startswith("choose_option_") for a in observation.offered):
             return "step"
-        answer, misses = mfp_answer(self.task)
-        if misses:
-            self.notes.append(f"no option equals the simulated patch; option {answer} "
-                              f"differs in {misses} cell(s)")
+        answer = self.mfp_answer()
         return f"choose_option_{answer}" if harness else f"choose {answer}"
 
-    def _start(self, world: World) -> None:
+    def mfp_answer(self) -> int:
+        """The option most often produced by ``mfp_samples`` futures on the agent's own
+        draws (module docstring)."""
+        task = self.task
+        world = original_world(task)
         world.reset()
-        self._world = world
-        self._visited = {world.state_key()}
+        states = [self._dice.randrange(1, RNG_MODULUS) for _ in range(self.limits.mfp_samples)]
+        samples = mfp_patches(task, states, world)
+        options = task.public.options
+        counts = [sum(s == o for s in samples) for o in options]
+        if max(counts) > 0:
+            return max(range(len(options)), key=lambda i: (counts[i], -i))
+        misses = [sum(a != b for s in samples for row_s, row_o in zip(s, o)
+                      for a, b in zip(row_s, row_o)) for o in options]
+        self.notes.append("no sampled future equals an option; answering the closest")
+        return min(range(len(options)), key=lambda i: (misses[i], i))
 
-    def _send(self, action: str) -> str:
-        """Step the agent's own world with ``action`` (a world action) and return it."""
-        world = self._world
-        world.step(action)
-        self._visited.add(world.state_key())
-        self._played += 1
-        return action
+    def _start(self, world: World) -> Planner:
+        world.reset()
+        self._planner = Planner(world, self.limits, self._dice)
+        return self._planner
 
     def _in_step(self, observation: Observation) -> bool:
         """Whether the phase's frame is the agent's own world's (it should always be)."""
-        if observation.frame.grid == self._world.frame.grid:
+        if observation.frame.grid == self._planner.world.frame.grid:
             return True
         self.notes.append(f"step {observation.step}: the world is not where the simulation "
                           "says; giving up")
         self._finished = True
         return False
 
-    def _search(self, depth: int, extra_clicks, test, rank) -> LookaheadResult:
-        result = lookahead(self._world, depth, self.limits.max_states,
-                           lambda frame: (*_MOVES, *click_cells(frame, extra_clicks)),
-                           test, rank)
-        self.searches += 1
-        self.states += result.states
-        return result
-
     def _planning(self, observation: Observation, harness: bool) -> str:
-        if self._world is None:
-            self._start(original_world(self.task))
+        planner = self._planner or self._start(original_world(self.task))
         quit_action = "quit"
         if self._finished or not self._in_step(observation):
             return quit_action
-        if not self._queue:
-            left = observation.budget_left
-            depth = min(self.limits.depth, left)
-            if depth < 1:
-                return quit_action
-            view = observation.planning
-            goal = tuple(tuple(row) for row in view.goal.grid)
-            cells = view.goal_cells
-
-            def test(world: World, frame: Frame) -> bool:
-                return goal_distance(frame, goal, cells) == 0
-
-            def rank(frame: Frame, key: tuple, path: tuple[str, ...]) -> tuple:
-                return goal_distance(frame, goal, cells), key in self._visited, len(path)
-
-            result = self._search(depth, cells, test, rank)
-            path = result.found or result.best
-            if not path:
+        view = observation.planning
+        goal = tuple(tuple(row) for row in view.goal.grid)
+        action = planner.planning_action(observation.budget_left, goal, view.goal_cells)
+        if action is None:
+            if observation.budget_left >= 1:
                 self.notes.append("no action changes the world's state; quitting")
-                self._finished = True
-                return quit_action
-            self._queue.extend(path)
-        return self._send(self._queue.popleft())
+            self._finished = True
+            return quit_action
+        return action
 
     def _cd(self, observation: Observation, harness: bool) -> str:
-        if self._world is None:
-            self._start(modified_world(self.task, self.programs_root))
+        planner = self._planner or self._start(modified_world(self.task, self.programs_root))
         hidden = self.task.hidden
         condition = (hidden.condition or hidden.trigger) if harness else hidden.condition
         if self._queue:
             action = self._queue.popleft()
-            return self._send(action) if _is_world_action(action) else action
+            return self._step(action) if _is_world_action(action) else action
         if self._finished:
             return "noop" if not harness else "quit"
         if not self._in_step(observation):
             return "noop" if not harness else "quit"
         if self._change is not None:      # the condition holds: report it
             return self._report(observation, harness)
-        depth = min(self.limits.depth, observation.budget_left - 2)   # room to answer
-        if depth < 1:
-            self.notes.append("no change found within the budget; not declaring")
-            self._finished = True
-            return "noop" if not harness else "quit"
         from .oracle_harness import _holds
 
-        current = self._world.frame.grid
+        if not planner.plan:
+            depth = min(self.limits.depth, observation.budget_left - 2)   # room to answer
+            if depth < 1:
+                self.notes.append("no change found within the budget; not declaring")
+                self._finished = True
+                return "noop" if not harness else "quit"
+            current = planner.world.frame.grid
 
-        def test(world: World, frame: Frame) -> bool:
-            return _holds(world, condition, harness)
+            def test(world: World, frame: Frame) -> bool:
+                return _holds(world, condition, harness)
 
-        def rank(frame: Frame, key: tuple, path: tuple[str, ...]) -> tuple:
-            changed = sum(a != b for row_a, row_b in zip(frame.grid, current)
-                          for a, b in zip(row_a, row_b))
-            return key in self._visited, -changed, len(path)
+            def rank(frame: Frame, key: tuple, path: tuple[str, ...]) -> tuple:
+                changed = sum(a != b for row_a, row_b in zip(frame.grid, current)
+                              for a, b in zip(row_a, row_b))
+                return _without_dice(key) in planner.visited, -changed, len(path)
 
-        result = self._search(depth, (), test, rank)
-        if result.found:
-            self._queue.extend(result.found)
-            self._change = self._played + len(result.found)
-        elif result.best:
-            self._queue.extend(result.best)
-        else:
-            self.notes.append("no action changes the world's state; not declaring")
-            self._finished = True
-            return "noop" if not harness else "quit"
-        return self._send(self._queue.popleft())
+            planner.search(depth, (), test, rank)
+            if not planner.plan:
+                self.notes.append("no action changes the world's state; not declaring")
+                self._finished = True
+                return "noop" if not harness else "quit"
+        action = planner.send()
+        if _holds(planner.world, condition, harness):   # seen on the real state
+            self._change = planner.played
+            planner.plan.clear()
+        return action
+
+    def _step(self, action: str) -> str:
+        """A world action of the answer (padding): stepped on the agent's world too."""
+        self._planner.plan = deque([(action, None)])
+        return self._planner.send()
 
     def _report(self, observation: Observation, harness: bool) -> str:
         """Declare and submit once the condition holds (the state the agent stands in)."""
         self._finished = True
+        played = self._planner.played
         if harness:
-            padding = ["noop"] * max(0, 2 - self._played)   # FOUND is accepted from step 3
+            padding = ["noop"] * max(0, 2 - played)   # FOUND is accepted from step 3
             self._queue.extend([*padding, _FOUND, _SUBMIT])
         else:
             declare_after = observation.cd.declare_after
             padding = ["noop"] * max(0, declare_after - observation.cd.run_steps)
             self._queue.extend([*padding, "declare", f"submit {self._change}"])
         action = self._queue.popleft()
-        return self._send(action) if _is_world_action(action) else action
+        return self._step(action) if _is_world_action(action) else action
 
 
 def _is_world_action(action: str) -> bool:
