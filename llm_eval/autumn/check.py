@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-from ..errors import AutumnError
+import functools
+
+from ..errors import AutumnCheckWarning, AutumnError
+from ..quoting import quote
 from . import syntax as S
 from .builtins import NATIVE_ORDER
+from .lint import lint
+from .reader import read
 
 __all__ = ["check_program"]
 
@@ -12,18 +17,23 @@ _HOST_NAMES = {"click", "cacheRendered", "SpecialConditionTriggered", "e"}
 
 
 def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[AutumnError]:
-    """Every problem found: syntax errors (all statements), names defined nowhere, then a
-    trial load and one tick. An empty list means the program loads and runs a tick."""
+    """Every problem found, by position: syntax errors (all statements), names defined
+    nowhere, text the reference runs but not as it reads (``lint``: ``AutumnCheckError``, and
+    ``AutumnCheckWarning`` for colours outside the palette), then a trial load and one tick.
+    An empty list, or one of warnings only, means the program loads and runs a tick."""
     from .interpreter import Interpreter, guard
 
     problems: list[AutumnError] = []
     try:
         with guard(path):   # as when running: nesting too deep for Python is a limit error
             statements = S.parse_statements(text, path, collect=problems)
+            if not problems:
+                problems.extend(lint(read(text, path), statements, _stdlib(), path))
     except AutumnError as e:
         return [e]
     problems.extend(_undefined_names(statements, path))
-    if problems:
+    warnings = [p for p in problems if isinstance(p, AutumnCheckWarning)]
+    if len(warnings) < len(problems):
         return sorted(problems, key=lambda e: (e.line or 0, e.column or 0))
     it = Interpreter()
     try:
@@ -36,13 +46,18 @@ def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[
     except AutumnError as e:
         e.message = f"in the first tick: {e.message}"
         return [e]
-    return []
+    return warnings
+
+
+@functools.lru_cache(maxsize=1)
+def _stdlib() -> tuple:
+    from .interpreter import STDLIB
+    return tuple(S.parse_statements(STDLIB, "<stdlib>"))
 
 
 def _stdlib_names() -> set[str]:
-    from .interpreter import STDLIB
     names = set()
-    for stmt in S.parse_statements(STDLIB, "<stdlib>"):
+    for stmt in _stdlib():
         if isinstance(stmt, S.ExprStmt) and isinstance(stmt.expr, S.Assign):
             names.add(stmt.expr.name)
     return names
@@ -83,6 +98,6 @@ def _undefined_names(statements, path) -> list[AutumnError]:
     for var in uses:
         if var.name not in known and var.name not in seen:
             seen.add(var.name)
-            out.append(AutumnError(f"undefined name '{var.name}': nothing in the program "
+            out.append(AutumnError(f"undefined name {quote(var.name)}: nothing in the program "
                                    "defines it", line=var.line, column=var.column, path=path))
     return out

@@ -59,23 +59,53 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         return types.FunctionType(code, glob, fname)
     if len(_FUSED) > _FUSED_MAX:
         _FUSED.clear()
-    if size(node, comp) < 2:
+    if _deeper_than(node, _MAX_FUSED_DEPTH) or not 2 <= size(node, comp) <= _MAX_FUSED_SIZE:
         _FUSED[key] = _NOT_FUSED
         return None
     gen = _Generator(comp)
-    result = gen.expr(node)
-    gen.line(f"return {result}")
     # named after the source position, so profiles tell the generated functions apart
     fname = f"autumn_{int(node.line or 0)}_{int(node.column or 0)}"
-    head = [f"def {fname}(env):", "    g = GR[0]", "    d = env.vars"]
-    source = "\n".join(head + gen.lines) + "\n"
-    code = _CODE_CACHE.get(source)
-    if code is None:
-        module = compile(source, "<autumn-fused>", "exec")
-        code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
-        _CODE_CACHE[source] = code
+    try:
+        result = gen.expr(node)
+        gen.line(f"return {result}")
+        head = [f"def {fname}(env):", "    g = GR[0]", "    d = env.vars"]
+        source = "\n".join(head + gen.lines) + "\n"
+        code = _CODE_CACHE.get(source)
+        if code is None:
+            module = compile(source, "<autumn-fused>", "exec")
+            code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+            _CODE_CACHE[source] = code
+    except (SyntaxError, RecursionError):
+        # Nesting deeper than Python's own compiler takes (100 indented blocks, as 100 nested
+        # ifs make): the closures run the same tree, as they run any tree not fused
+        _FUSED[key] = _NOT_FUSED
+        return None
     _FUSED[key] = (code, fname, tuple(gen.recipes))
     return types.FunctionType(code, gen.globals, fname)
+
+
+# Python's compiler refuses more than 100 nested blocks; a tree nested deeper than this is run
+# by the closures (deciding it walks at most this many levels, so a chain of 1,000 nested ifs
+# costs 1,000 short walks, not 1,000 generations of ever-shorter chains)
+_MAX_FUSED_DEPTH = 64
+# and Python's compiler takes ~10 KB a node of generated code: a tree of 30,000 nodes (one let of
+# 20,000 assignments) peaked at 355 MB; the closures run such a tree in constant extra memory
+_MAX_FUSED_SIZE = 2_000
+
+
+def _deeper_than(root: S.Node, limit: int) -> bool:
+    stack = [(root, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limit:
+            return True
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, S.Node):
+                stack.append((child, depth + 1))
+            elif isinstance(child, list):
+                stack.extend((c, depth + 1) for c in child if isinstance(c, S.Node))
+    return False
 
 
 # (node, compiler token) -> (code, function name, recipes of its globals): a reload of the

@@ -43,24 +43,36 @@ def _parsed(text: str, path: str | None) -> tuple:
     return tuple(S.parse_statements(text, path))
 
 
+# Each walk of the program below is made once per program text (a large program is walked
+# once, not once per question asked of it).
 @functools.lru_cache(maxsize=64)
+def _maybe_local(statements: tuple) -> frozenset[str]:
+    return frozenset(S.maybe_local_names(statements))
+
+
+@functools.lru_cache(maxsize=64)
+def _rebound_names(program: tuple) -> frozenset[str]:
+    return frozenset(S.rebound_names(program, local=_maybe_local(program)))
+
+
 def _local_names(std: tuple, program: tuple) -> frozenset[str]:
-    return frozenset(S.maybe_local_names(std + program))
+    # a union over statements, each walked on its own: so the stdlib's part is walked once
+    return _maybe_local(std) | _maybe_local(program)
 
 
 @functools.lru_cache(maxsize=64)
 def _rebound(program: tuple) -> frozenset[str]:
     """Names the program rebinds; GRID_SIZE is read from the global table at run time, so
     only a local binding of it (a parameter, a field) changes what the stdlib sees."""
-    rebound = S.rebound_names(program) - {"GRID_SIZE"}
-    rebound |= {"GRID_SIZE"} & S.maybe_local_names(program)
+    rebound = _rebound_names(program) - {"GRID_SIZE"}
+    rebound |= {"GRID_SIZE"} & _maybe_local(program)
     return frozenset(rebound)
 
 
 @functools.lru_cache(maxsize=64)
 def _mentioned(program: tuple) -> frozenset[str]:
     """Every name the program mentions or binds anywhere."""
-    names = set(S.rebound_names(program))
+    names = set(_rebound_names(program))
     for stmt in program:
         roots = ([stmt.cell] if isinstance(stmt, S.ObjectDecl)
                  else [stmt.cond, stmt.body] if isinstance(stmt, S.OnDecl) else [stmt.expr])

@@ -7,13 +7,27 @@ Where the reference crashes on malformed text, we raise ``AutumnSyntaxError`` in
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
-from ..errors import AutumnSyntaxError
+from ..errors import AutumnLimitError, AutumnSyntaxError
 
-__all__ = ["SAtom", "SList", "Token", "read", "first_tokens", "INT_MAX"]
+__all__ = ["SAtom", "SList", "Token", "read", "first_tokens", "INT_MAX", "MAX_TEXT_BYTES", "BOM"]
 
 INT_MAX = 2147483647
+#: The largest program (or any text the reader reads), in UTF-8 bytes: 35 times the largest
+#: bundled world (7.4 KB), and small enough that ``autumn check`` of the worst such program
+#: stays within seconds (docs/architecture.md, "Limits").
+MAX_TEXT_BYTES = 262_144
+#: A UTF-8 byte order mark, as a decoded text starts with when its file was saved with one. It
+#: marks the file's encoding and is no part of the program, so the reader skips it (the reference
+#: would read it as a symbol and refuse the program as "not a list of statements").
+BOM = "\ufeff"
+# One token of well-formed text at a time; anything else (a bad string) takes the slow path,
+# which says exactly what is wrong and where.
+_TOKEN = re.compile(r'(\n)|([ \t\r\f\v]+)|(;[^\n]*)|(\()|(\))'
+                    r'|("(?:[^"\\\n]|\\[\'"?\\abfnrtv])*")|([^ \t\r\n\f\v()"][^ \t\r\n\f\v()]*)')
+_ESCAPE = re.compile(r"\\(.)")
 _WHITESPACE = " \t\r\n\f\v"
 _ESCAPES = {"'": "'", '"': '"', "?": "?", "\\": "\\", "a": "\a", "b": "\b", "f": "\f",
             "n": "\n", "r": "\r", "t": "\t", "v": "\v"}
@@ -36,8 +50,65 @@ class SList:
     column: int
 
 
+def _check_size(text: str, path: str | None) -> None:
+    if len(text) > MAX_TEXT_BYTES or len(text.encode("utf-8", "surrogatepass")) > MAX_TEXT_BYTES:
+        size = len(text.encode("utf-8", "surrogatepass"))
+        raise AutumnLimitError(f"the text is {size:,} bytes; the most a program may have is "
+                               f"{MAX_TEXT_BYTES:,} bytes (256 KiB)", line=1, column=1,
+                               path=path)
+
+
 def read(text: str, path: str | None = None) -> list:
-    """Read every top-level item of ``text``; raises AutumnSyntaxError on malformed input."""
+    """Read every top-level item of ``text``; raises AutumnSyntaxError on malformed input and
+    AutumnLimitError on a text over ``MAX_TEXT_BYTES``. A leading byte order mark is skipped."""
+    if text.startswith(BOM):
+        text = text[1:]
+    _check_size(text, path)
+    fast = _read_fast(text)
+    return fast if fast is not None else _read_slow(text, path)
+
+
+def _read_fast(text: str) -> list | None:
+    """The items of well-formed text, or None if anything is malformed (the slow path then
+    says what): a regular expression per token instead of a Python step per character."""
+    items: list = []
+    stack: list[tuple[list, int, int]] = []
+    line, line_start = 1, 0
+    pos, n = 0, len(text)
+    match = _TOKEN.match
+    while pos < n:
+        m = match(text, pos)
+        if m is None:
+            return None
+        kind = m.lastindex
+        end = m.end()
+        if kind == 1:
+            line += 1
+            line_start = end
+        elif kind == 4:
+            stack.append(([], line, pos - line_start + 1))
+        elif kind == 5:
+            if not stack:
+                return None
+            children, l0, c0 = stack.pop()
+            (stack[-1][0] if stack else items).append(SList(tuple(children), l0, c0))
+        elif kind == 6:
+            raw = m.group(6)
+            if "\\" in raw:
+                raw = _ESCAPE.sub(lambda e: _ESCAPES[e.group(1)], raw)
+            (stack[-1][0] if stack else items).append(
+                SAtom(raw, True, line, pos - line_start + 1))
+        elif kind == 7:
+            (stack[-1][0] if stack else items).append(
+                SAtom(m.group(7), False, line, pos - line_start + 1))
+        pos = end
+    if stack:
+        return None
+    return items
+
+
+def _read_slow(text: str, path: str | None) -> list:
+    """The reader a character at a time, for text the fast path found malformed."""
     items: list = []
     stack: list[tuple[list, int, int]] = []  # (items, line, column) of each open list
     i, n = 0, len(text)
@@ -148,11 +219,16 @@ def first_tokens(text: str, limit: int = 2) -> list[Token]:
             while j < n and text[j].isascii() and text[j].isdigit():
                 j += 1
             int_part = text[i:j]
+            # More significant digits than INT_MAX has can only overflow: say so without
+            # converting (Python refuses to convert 4,300 digits or more)
+            significant = int_part.lstrip("0")
+            value = (INT_MAX + 1 if len(significant) > len(str(INT_MAX))
+                     else int(significant or "0"))
             if j + 1 < n and text[j] == "." and text[j + 1].isascii() and text[j + 1].isdigit():
                 j += 1
                 while j < n and text[j].isascii() and text[j].isdigit():
                     j += 1
-            out.append(Token("num", text[i:j], int(int_part)))
+            out.append(Token("num", text[i:j], value))
             i = j
         elif _is_letter(c) or c == "_":
             j = i

@@ -6,7 +6,8 @@ compiling or evaluating it can say where they are.
 
 from __future__ import annotations
 
-from ..errors import AutumnSyntaxError
+from ..errors import AutumnLimitError, AutumnSyntaxError
+from ..quoting import quote
 from .reader import INT_MAX, SAtom, SList, first_tokens, read
 
 __all__ = [
@@ -20,6 +21,9 @@ __all__ = [
 KEYWORDS = frozenset("program object on let if then else true false fn initnext and or nil"
                      .split())
 _BINARY = frozenset("+ - * / % == != < <= > >=".split())
+#: The most top-level statements a program may have: 40 times the most a bundled world has, and
+#: with ``reader.MAX_TEXT_BYTES`` what keeps loading and ``autumn check`` within seconds.
+MAX_STATEMENTS = 5_000
 
 
 class Node:
@@ -261,13 +265,13 @@ class _Parser:
     def atom(self, sx: SAtom) -> Node:
         toks = first_tokens(sx.text, 2)
         if not toks:
-            raise self.fail(f"expected an expression, got the unusable atom {sx.text!r}", sx)
+            raise self.fail(f"expected an expression, got the unusable atom {quote(sx.text)}", sx)
         t = toks[0]
         if t.kind == "str":
             return Str(t.text[1:-1], sx.line, sx.column)
         if t.kind == "num":
             if t.value > INT_MAX:
-                raise self.fail(f"integer literal {t.text} does not fit in 32 bits "
+                raise self.fail(f"integer literal {_digits(t.text)} does not fit in 32 bits "
                                 f"(the largest is {INT_MAX})", sx)
             return Num(t.value, sx.line, sx.column)
         if t.kind == "ident":
@@ -281,11 +285,12 @@ class _Parser:
         if t.kind == "op" and t.text == "-":
             if len(toks) > 1 and toks[1].kind == "num":
                 if toks[1].value > INT_MAX:
-                    raise self.fail(f"integer literal {sx.text} does not fit in 32 bits", sx)
+                    raise self.fail(f"integer literal {_digits(sx.text)} does not fit in 32 "
+                                    f"bits (the smallest is -{INT_MAX})", sx)
                 return Num(-toks[1].value, sx.line, sx.column)
-            raise self.fail(f"'{sx.text}': a minus sign directly before a name is not allowed; "
-                            "write (- name)", sx)
-        raise self.fail(f"expected an expression, got {sx.text!r}", sx)
+            raise self.fail(f"{quote(sx.text)}: a minus sign directly before a name is not "
+                            "allowed; write (- name)", sx)
+        raise self.fail(f"expected an expression, got {quote(sx.text)}", sx)
 
     # -- expressions -----------------------------------------------------------------------------
     def expr(self, sx) -> Node:
@@ -309,7 +314,7 @@ class _Parser:
             raise self.fail("a string cannot be called", h)
         toks = first_tokens(h.text, 1)
         if not toks:
-            raise self.fail(f"expected an operator or a name, got {h.text!r}", h)
+            raise self.fail(f"expected an operator or a name, got {quote(h.text)}", h)
         t = toks[0]
         if n == 1:
             if t.kind == "ident" and t.text == "list":
@@ -382,7 +387,7 @@ class _Parser:
                 raise self.fail(f"expected ({op} A B) with exactly two operands, got {n - 1}",
                                 sx)
             return Bin(op, h.text, self.expr(items[1]), self.expr(items[2]), line, col)
-        raise self.fail(f"expected an operator or a name, got {h.text!r}", h)
+        raise self.fail(f"expected an operator or a name, got {quote(h.text)}", h)
 
     def logic(self, sx: SList, spelling: str, is_or: bool) -> Logic:
         if len(sx.items) != 3:
@@ -455,9 +460,16 @@ class _Parser:
         return ObjectDecl(name, fields, cell, sx.line, sx.column)
 
 
+def _digits(text: str) -> str:
+    """A literal as an error shows it: whole if short, else its start and its length."""
+    if len(text) <= 24:
+        return text
+    return f"{text[:12]}...({len(text):,} characters)"
+
+
 def _show(sx) -> str:
     if isinstance(sx, SAtom):
-        return repr(sx.text)
+        return quote(sx.text)
     return "a list"
 
 
@@ -478,6 +490,11 @@ def parse_statements(text: str, path: str | None = None, *, collect: list | None
         raise parser.fail("a program must be a list of statements: (program ...)", top)
     if not top.items:
         raise parser.fail("expected (program STATEMENT...), got ()", top)
+    if len(top.items) - 1 > MAX_STATEMENTS:
+        first_over = top.items[MAX_STATEMENTS + 1]
+        raise AutumnLimitError(f"the program has {len(top.items) - 1:,} statements; the most "
+                               f"a program may have is {MAX_STATEMENTS:,}",
+                               line=first_over.line, column=first_over.column, path=path)
     out = []
     for sx in top.items[1:]:
         try:
@@ -656,9 +673,10 @@ def maybe_local_names(statements) -> set[str]:
     return names
 
 
-def rebound_names(statements) -> set[str]:
-    """Every name a program assigns, binds as a parameter or field, or snapshots in a cell."""
-    names = maybe_local_names(statements)
+def rebound_names(statements, *, local=None) -> set[str]:
+    """Every name a program assigns, binds as a parameter or field, or snapshots in a cell
+    (``local``: ``maybe_local_names(statements)`` if the caller has it already)."""
+    names = set(maybe_local_names(statements) if local is None else local)
     stack = list(statements)
     while stack:
         node = stack.pop()
