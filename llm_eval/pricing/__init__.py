@@ -41,8 +41,8 @@ from typing import Any
 
 from ..errors import LlmEvalError
 
-__all__ = ["ModelPrice", "Cost", "PriceBook", "PriceFileError", "load_prices", "price",
-           "litellm_name", "default_prices", "book_for", "prices_from_data", "UNPRICED",
+__all__ = ["ModelPrice", "Cost", "PriceBook", "PinnedPrices", "PriceFileError", "load_prices",
+           "price", "litellm_name", "default_prices", "book_for", "prices_from_data", "UNPRICED",
            "describe_cost", "source_of_record"]
 
 UNPRICED = "unpriced"
@@ -81,6 +81,37 @@ class ModelPrice:
             if input_tokens > threshold:
                 chosen = rates
         return chosen
+
+    def to_dict(self) -> dict[str, Any]:
+        """The rates as JSON (dollars per token, as held), for a transcript header."""
+        out: dict[str, Any] = {"input": self.input, "output": self.output,
+                               "cache_read": self.cache_read, "cache_write": self.cache_write,
+                               "reasoning": self.reasoning}
+        if self.tiers:
+            out["tiers"] = [[threshold, rates.to_dict()] for threshold, rates in self.tiers]
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Any) -> ModelPrice:
+        """The rates ``to_dict`` gave (``ValueError`` if ``data`` is not such a record)."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rates are a mapping, got {type(data).__name__}")
+
+        def rate(kind: str, optional: bool = False) -> float | None:
+            value = data.get(kind)
+            if value is None and optional:
+                return None
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+                raise ValueError(f"{kind}: a rate is a number at least 0, got {value!r}")
+            return float(value)
+
+        tiers = data.get("tiers", [])
+        if not isinstance(tiers, list) or not all(
+                isinstance(t, list) and len(t) == 2 and isinstance(t[0], int) for t in tiers):
+            raise ValueError(f"tiers: expected [[tokens, rates], ...], got {tiers!r}")
+        return cls(input=rate("input"), output=rate("output"), cache_read=rate("cache_read"),
+                   cache_write=rate("cache_write"), reasoning=rate("reasoning", optional=True),
+                   tiers=tuple((t, cls.from_dict(r)) for t, r in tiers))
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,18 +196,26 @@ def _rates(entry: dict[str, Any]) -> ModelPrice:
 # -- price files ------------------------------------------------------------------------------
 
 def _read_file(path: Path) -> dict[str, ModelPrice]:
+    """A price file's overrides, read within ``bounded_yaml``'s bounds (size, aliases)."""
     import yaml
 
+    from ..bounded_yaml import BoundsError, load_bounded, read_bounded
+
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded(path)
     except UnicodeDecodeError as exc:
         raise PriceFileError(f"{path}: not UTF-8 text (byte {exc.start})") from None
     except OSError as exc:
         raise PriceFileError(f"{path}: cannot read the price file: "
                              f"{exc.strerror or exc}") from None
+    except BoundsError as exc:
+        raise PriceFileError(f"{path}: {exc.problem}") from None
     try:
-        data = yaml.safe_load(text)
-        tree = yaml.compose(text)
+        data, tree = load_bounded(text)
+    except BoundsError as exc:
+        mark = exc.problem_mark
+        raise PriceFileError(f"{path}{f':{mark.line + 1}' if mark else ''}: {exc.setting}: "
+                             f"{exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}" if mark else ""
@@ -255,12 +294,18 @@ class PriceBook:
     def litellm_version(self) -> str:
         return _litellm_map()[1]
 
-    def describe(self) -> dict[str, Any]:
-        """The price source for a transcript header: the map, its version, the user's file."""
+    def describe(self, model: str | None = None) -> dict[str, Any]:
+        """The price source for a transcript header: the map, its version, the user's file;
+        given ``model``, also the price it is charged (``model``: the name priced, where it
+        came from and its rates), so a replay prices the job as it ran (``PinnedPrices``)."""
         out: dict[str, Any] = {"map": "litellm", "litellm": self.litellm_version}
         if self.file is not None:
             out["file"] = self.file
             out["file_sha256"] = self.file_sha256
+        found = self.lookup(model) if model is not None else None
+        if found is not None:
+            name, rates, source = found
+            out["model"] = {"name": name, "source": source, "rates": rates.to_dict()}
         return out
 
     @property
@@ -320,6 +365,26 @@ class PriceBook:
         """The provider models of ``models`` this book cannot price (local agents and
         replays cost nothing and are left out)."""
         return [m for m in models if litellm_name(m) is not None and self.lookup(m) is None]
+
+
+class PinnedPrices(PriceBook):
+    """A book that charges one model the price a transcript header recorded for it
+    (``PriceBook.describe(model)``), whatever LiteLLM's map or a price file says now; other
+    models as LiteLLM's map does."""
+
+    def __init__(self, described: dict[str, Any], model: str) -> None:
+        """``ValueError`` if ``described`` records no price for ``model``."""
+        pinned = described.get("model")
+        if not isinstance(pinned, dict) or not all(
+                isinstance(pinned.get(k), str) for k in ("name", "source")):
+            raise ValueError("the header's prices record no price for the job's model")
+        super().__init__(file=described.get("file"), file_sha256=described.get("file_sha256"))
+        self.model = model
+        self.pinned = (pinned["name"], ModelPrice.from_dict(pinned.get("rates")),
+                       pinned["source"])
+
+    def _lookup(self, model: str) -> tuple[str, ModelPrice, str] | None:
+        return self.pinned if model == self.model else super()._lookup(model)
 
 
 @functools.lru_cache(maxsize=1)

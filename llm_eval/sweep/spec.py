@@ -39,6 +39,14 @@ run id (``ray_executor.py``).
 A sweep makes at most ``MAX_JOBS`` (1,000,000) jobs: the count (the product of the list
 lengths, and ``repeats``) is checked before anything is expanded, and a larger spec is a
 ``SpecError`` naming the file, the line and the field that multiplies most.
+
+A spec file is read within ``bounded_yaml``'s bounds: at most 1 MiB, 100,000 values with every
+YAML alias expanded (an alias bomb anywhere, ``adapter_options`` and ``prices`` included, is
+refused as it is read), 32 levels of nesting and 65,536 characters a value. The job count is
+counted while the file is read too (``_JobCounter``: a lower bound from the distinct values
+read so far), so a spec that lists too many seeds is refused at the seed that takes it over
+``MAX_JOBS``, before the rest is read or anything is validated. Errors show the first 20
+problems, each cut to a sane length.
 """
 
 from __future__ import annotations
@@ -55,9 +63,10 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import (BaseModel, ConfigDict, Field, StrictInt, ValidationError, ValidationInfo,
-                      field_validator, model_validator)
+from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, ValidationError,
+                      ValidationInfo, field_validator, model_validator)
 
+from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounded
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 
@@ -69,6 +78,7 @@ JOB_SETTINGS_VERSION = 1
 LOCAL_AGENTS = ("random", "oracle", "simulator")
 REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
 MAX_JOBS = 1_000_000   # a sweep larger than this is a mistake, not a plan: refused unexpanded
+MAX_ERRORS_SHOWN = 20   # a spec with thousands of bad values is told the first ones
 #: a person playing in the browser (``llm-eval serve``): ``human/<participant>``
 HUMAN_PREFIX = "human/"
 _PARTICIPANT = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
@@ -168,6 +178,7 @@ class Sweep(_Strict):
     # how the jobs run (not in job settings): here, or as Ray tasks on a cluster
     executor: Literal["local", "ray"] = "local"
     ray_address: str | None = None
+    _book: Any = PrivateAttr(default=None)   # with_prices's book, else from ``prices``
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
                      "tasks", mode="before")
@@ -358,10 +369,21 @@ class Sweep(_Strict):
         return value
 
     def price_book(self):
-        """The prices of this sweep's calls: LiteLLM's map, under ``prices`` if given."""
+        """The prices of this sweep's calls: LiteLLM's map, under ``prices`` if given (or the
+        book ``with_prices`` gave)."""
+        if self._book is not None:
+            return self._book
         from ..pricing import book_for
 
         return book_for(self.prices)
+
+    def with_prices(self, book) -> Sweep:
+        """This sweep pricing its calls with ``book`` (a ``PriceBook``): a replay charges a
+        job the prices its run charged (``llm_eval.replay``). The book is in no setting: it
+        changes no job id and no digest."""
+        copy = self.model_copy()
+        copy._book = book
+        return copy
 
     @field_validator("adapter_options")
     @classmethod
@@ -396,33 +418,44 @@ class Sweep(_Strict):
         try:
             sweep = cls.model_validate(data)
         except ValidationError as exc:
+            errors = exc.errors()
             lines = []
-            for error in exc.errors():
-                where = ".".join(str(p) for p in error["loc"]) or "(spec)"
-                message = error["msg"].removeprefix("Value error, ")
+            for error in errors[:MAX_ERRORS_SHOWN]:
+                where = _cut(".".join(str(p) for p in error["loc"]) or "(spec)")
+                message = _cut(error["msg"].removeprefix("Value error, "))
                 line = line_of(tuple(error["loc"])) if line_of is not None else None
                 lines.append(f"{source}{f':{line}' if line else ''}: {where}: {message}")
+            if len(errors) > MAX_ERRORS_SHOWN:
+                lines.append(f"{source}: and {len(errors) - MAX_ERRORS_SHOWN:,} more errors")
             raise SpecError("\n".join(lines)) from None
         except LlmEvalError as exc:   # e.g. an unknown prompt variant
-            raise SpecError(f"{source}: {exc}") from None
+            raise SpecError(f"{source}: {_cut(str(exc))}") from None
         sweep.check_size(source, line_of)
         return sweep
 
     @classmethod
     def from_yaml(cls, path: str | Path) -> Sweep:
+        """The spec in the YAML file at ``path``, read within ``bounded_yaml``'s bounds (its
+        size, alias expansion, nesting, value lengths) and with the job count checked while
+        the file is read (``_SpecLoader``): a ``SpecError`` naming the file, line and setting
+        comes before anything large is built."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
-            data = yaml.load(text, Loader=_UniqueKeyLoader)
+            text = read_bounded(path)
+            data, tree = load_bounded(text, _SpecLoader)
         except UnicodeDecodeError as exc:
             raise SpecError(f"{path}: not UTF-8 text (byte {exc.start}: "
                             f"{exc.object[exc.start:exc.start + 1]!r})") from None
+        except BoundsError as exc:
+            mark = exc.problem_mark
+            where = f":{mark.line + 1}" if mark else ""
+            raise SpecError(f"{path}{where}: {exc.setting}: {exc.problem}") from None
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
             raise SpecError(f"{path}{where}: not valid YAML: "
                             f"{getattr(exc, 'problem', None) or exc}") from None
-        return cls.from_data(data, str(path), line_of=lambda loc: _yaml_line(text, loc))
+        return cls.from_data(data, str(path), line_of=lambda loc: _yaml_line(tree, loc))
 
     def canonical(self) -> dict[str, Any]:
         return self.model_dump(mode="json")
@@ -637,9 +670,17 @@ class Job:
         return self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE
 
 
-class _UniqueKeyLoader(yaml.SafeLoader):
-    """The safe loader, refusing a mapping that gives a key twice (YAML would keep the last
-    one, silently dropping the first)."""
+class _SpecLoader(BoundedLoader):
+    """``bounded_yaml``'s loader, refusing a mapping that gives a key twice (YAML would keep
+    the last one, silently dropping the first) and a spec whose job count, counted while the
+    file is read, is already over ``MAX_JOBS`` (``_JobCounter``)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.counter = _JobCounter()
+
+    def on_node(self, path: tuple, node: yaml.Node) -> None:
+        self.counter.see(path, node, self)
 
     def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
         seen: dict[Any, int] = {}
@@ -654,10 +695,61 @@ class _UniqueKeyLoader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
-def _yaml_line(text: str, loc: tuple) -> int | None:
-    """The 1-based line of the deepest node of ``text`` on the path ``loc`` (mapping keys,
-    sequence indices), or None if the document has no such top-level key."""
-    node = yaml.compose(text, Loader=yaml.SafeLoader)
+#: the settings that multiply the job count as the loader sees them: a list's distinct values
+_COUNTED = {("models",), ("worlds",), ("families",), ("seeds",), ("prompts",),
+            *(("budgets", k) for k in ("interaction_steps", "history", "max_output_tokens",
+                                       "reasoning_effort", "thinking_budget"))}
+
+
+class _JobCounter:
+    """A lower bound of a spec's job count, kept while the spec is read: each multiplying
+    setting's distinct values seen so far (a setting not yet read, or given as one value,
+    counts 1; renderings count 1, as two spellings can be one rendering). Once it is over
+    ``MAX_JOBS`` the spec is refused at the value that took it over, without reading the
+    rest: ``job_count`` can only be larger."""
+
+    def __init__(self) -> None:
+        self.values: dict[tuple, set] = {}
+        self.repeats = 1
+
+    def see(self, path: tuple, node: yaml.Node, loader: BoundedLoader) -> None:
+        if not isinstance(node, yaml.ScalarNode):
+            return
+        if path == ("repeats",):
+            if node.tag == "tag:yaml.org,2002:int":
+                self.repeats = max(1, int(loader.construct_yaml_int(node)))
+            field = path
+        elif path in _COUNTED or path[:-1] in _COUNTED and isinstance(path[-1], int):
+            field = path if path in _COUNTED else path[:-1]
+            value = (loader.construct_yaml_int(node) if node.tag == "tag:yaml.org,2002:int"
+                     else node.value)
+            self.values.setdefault(field, set()).add(value)
+        else:
+            return
+        count, product = self.bound()
+        if count > MAX_JOBS:
+            raise BoundsError(field, f"the sweep would make at least {count:,} jobs "
+                              f"({product}, read so far), more than the limit of "
+                              f"{MAX_JOBS:,}; split it into smaller sweeps", node.start_mark)
+
+    def bound(self) -> tuple[int, str]:
+        n = {".".join(k): len(v) for k, v in self.values.items()}
+        n["repeats"] = self.repeats
+        models = self.values.get(("models",), set())
+        local = sum(1 for m in models if isinstance(m, str) and plays_without_model(m))
+        variants = math.prod(n.get(k, 1) for k in _MODEL_FACTORS)
+        per_model = math.prod(n.get(k, 1) for k in ("worlds", "families",
+                                                    "budgets.interaction_steps", "seeds",
+                                                    "repeats"))
+        count = per_model * max(1, local + (len(models) - local) * variants)
+        shown = " x ".join(f"{k} {v:,}" for k, v in n.items() if v > 1)
+        return count, shown
+
+
+def _yaml_line(tree: yaml.Node | None, loc: tuple) -> int | None:
+    """The 1-based line of the deepest node of the composed document ``tree`` on the path
+    ``loc`` (mapping keys, sequence indices), or None if it has no such top-level key."""
+    node = tree
     line = None
     for part in loc:
         if isinstance(node, yaml.MappingNode):
@@ -673,3 +765,11 @@ def _yaml_line(text: str, loc: tuple) -> int | None:
         else:
             break
     return line
+
+
+def _cut(text: str, limit: int = 400) -> str:
+    """``text`` cut to ``limit`` characters, saying how long it was (an error quoting a
+    megabyte-long value would print the megabyte)."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... ({len(text):,} characters in all)"

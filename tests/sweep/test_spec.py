@@ -126,9 +126,9 @@ def test_a_sweep_over_the_job_limit_is_refused_before_expansion(tmp_path, monkey
     with pytest.raises(SpecError) as error:
         Sweep.from_yaml(write(tmp_path, text))
     assert str(error.value) == (
-        f"{tmp_path / 'sweep.yaml'}:4: repeats: the sweep would make 100,000,000 jobs "
-        f"(repeats 100,000,000), more than the limit of 1,000,000; split it into smaller "
-        f"sweeps")
+        f"{tmp_path / 'sweep.yaml'}:4: repeats: the sweep would make at least 100,000,000 "
+        f"jobs (repeats 100,000,000, read so far), more than the limit of 1,000,000; split it "
+        f"into smaller sweeps")
 
 
 def test_the_job_limit_blames_the_largest_factor_and_counts_model_settings(tmp_path):
@@ -152,3 +152,93 @@ def test_the_job_count_is_the_number_of_jobs_expanded(tmp_path):
                             "budgets": {"history": ["full", 3], "interaction_steps": [5, 9]},
                             "renderings": ["compact", "png"]})
     assert spec.job_count() == len(spec.expand()) == 2 * 2 * 2 * 3 * (1 + 4)
+
+
+# -- hostile sizes: refused while the file is read, before anything large is built -------------
+def alias_bomb(indent: str) -> str:
+    """Nine levels of ten aliases each: 10**9 values in about 500 bytes of YAML."""
+    lines = [f"{indent}a: &a [x, x, x, x, x, x, x, x, x, x]"]
+    for level in range(8):
+        prev, cur = "abcdefghi"[level], "abcdefghi"[level + 1]
+        lines.append(f"{indent}{cur}: &{cur} [" + ", ".join([f"*{prev}"] * 10) + "]")
+    return "\n".join(lines) + "\n"
+
+
+def refused_quickly(path, match: str) -> str:
+    """``Sweep.from_yaml(path)`` is a SpecError matching ``match`` within 2 s and 50 MB."""
+    import time
+    import tracemalloc
+
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(SpecError, match=match) as error:
+            Sweep.from_yaml(path)
+        elapsed = time.perf_counter() - start
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert elapsed < 2.0, f"refused after {elapsed:.1f} s"
+    assert peak < 50_000_000, f"{peak:,} bytes allocated before the refusal"
+    return str(error.value)
+
+
+@pytest.mark.parametrize("where, text", [
+    ("adapter_options", "models: [openai/gpt-5]\nworlds: [hunters]\nadapter_options:\n"
+                        "  openai/gpt-5:\n" + alias_bomb("    ")),
+    ("prices", "models: [openai/gpt-5]\nworlds: [hunters]\nprices:\n  models:\n"
+               + alias_bomb("    ")),
+    ("seeds", "models: [random]\nworlds: [hunters]\nseeds:\n" + alias_bomb("  ")),
+    ("name", "models: [random]\nworlds: [hunters]\nname:\n" + alias_bomb("  ")),
+])
+def test_an_alias_bomb_anywhere_in_a_spec_is_refused_at_once(tmp_path, where, text):
+    message = refused_quickly(write(tmp_path, text),
+                              rf"sweep\.yaml:\d+: {where}\.[^:]*: the document is too large: "
+                              rf"an alias here takes it past 100,000 values")
+    assert "\n" not in message
+
+
+def test_an_alias_bomb_in_a_price_file_is_refused_naming_the_file(tmp_path):
+    from llm_eval.pricing import PriceFileError, load_prices
+
+    path = tmp_path / "prices.yaml"
+    path.write_text("models:\n" + alias_bomb("  "))
+    with pytest.raises(PriceFileError, match=r"prices\.yaml:\d+: models\.\w\.\d: the document "
+                                             r"is too large"):
+        load_prices(path)
+
+
+def test_a_spec_of_two_million_seeds_is_refused_by_its_size_unread(tmp_path):
+    seeds = ",".join(str(s) for s in range(2_000_000))
+    path = write(tmp_path, f"models: [random]\nworlds: [hunters]\nseeds: [{seeds}]\n")
+    refused_quickly(path, r"sweep\.yaml: \(document\): 14,888,934 bytes, more than the limit "
+                          r"of 1,048,576 for a settings file")
+
+
+def test_seeds_are_counted_as_the_spec_is_read(tmp_path, monkeypatch):
+    """Under the size limit, the job count is checked as values are read: refused at the seed
+    that takes it over the limit, before validation (or the rest of the file) is reached."""
+    monkeypatch.setattr(Sweep, "model_validate", lambda data: pytest.fail("validated"))
+    seeds = ",".join(str(s) for s in range(100_000))
+    path = write(tmp_path, f"models: [random]\nworlds: [hunters, garden]\nrepeats: 100\n"
+                           f"seeds: [{seeds}]\n")
+    refused_quickly(path, r"sweep\.yaml:4: seeds: the sweep would make at least 1,000,200 jobs "
+                          r"\(worlds 2 x seeds 5,001 x repeats 100, read so far\), more than "
+                          r"the limit of 1,000,000")
+
+
+def test_the_early_count_is_a_lower_bound_repeated_values_are_one(tmp_path):
+    """A spec that names one seed many times is one seed: not refused by the count."""
+    seeds = ",".join(["7"] * 40_000 + ["0x7"])
+    spec = Sweep.from_yaml(write(tmp_path, f"models: [random]\nworlds: [hunters, garden]\n"
+                                           f"repeats: 100\nseeds: [{seeds}]\n"))
+    assert spec.seeds == [7] and spec.job_count() == 2 * 3 * 100
+
+
+def test_thousands_of_bad_values_are_reported_as_the_first_twenty(tmp_path):
+    seeds = ",".join(['"x"'] * 5000)
+    with pytest.raises(SpecError) as error:
+        Sweep.from_yaml(write(tmp_path, f"models: [random]\nworlds: [hunters]\n"
+                                        f"seeds: [{seeds}]\n"))
+    lines = str(error.value).splitlines()
+    assert len(lines) == 21 and lines[-1].endswith("sweep.yaml: and 4,980 more errors")
