@@ -4,6 +4,8 @@ declares a change it has not seen, and is a local agent of sweeps."""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from llm_eval.agents import Lookahead, SimulatorAgent, make_agent
@@ -106,3 +108,62 @@ def test_it_is_a_local_agent_of_sweeps():
     jobs = Sweep.from_data({"models": ["simulator"], "worlds": ["warehouse"],
                             "families": ["mfp"], "prompts": ["default", "reflective"]}).expand()
     assert len(jobs) == 1 and "prompt" not in jobs[0].settings
+
+
+# -- it knows the program and the state, not the dice (docs/suite-v2.md) ---------------------
+def test_mfp_answer_is_the_favourite_of_its_own_sampled_futures_not_the_truth():
+    """rain-mfp (suite v1): redrawn from the last shown frame, the final patch is one
+    distractor in most futures and the truth in few; an agent without the dice picks the
+    distractor, and does so on every run."""
+    from llm_eval.tasks import dice
+
+    task = load_task("rain", "mfp")
+    d = dice.mfp_distribution(task, dice.draw_states(5, 200), task.hidden.answer)
+    favourite = d.most_frequent()
+    assert favourite != task.hidden.answer and d.counts[favourite] > 2 * d.truth   # premise
+    answers = [SimulatorAgent(task).mfp_answer() for _ in range(2)]
+    assert answers == [favourite, favourite]
+    assert run_episode(task, SimulatorAgent(task)).score == 0.0
+
+
+def test_mfp_in_a_deterministic_world_is_still_answered():
+    task = load_task("warehouse", "mfp")
+    assert SimulatorAgent(task).mfp_answer() == task.hidden.answer
+
+
+def test_searches_run_on_its_own_draws_and_leave_the_real_state(monkeypatch):
+    from llm_eval.agents import simulator
+
+    task = load_task("wander", "planning")
+    world = make_world("wander", seed=task.seed)
+    world.reset()
+    real_key = world.state_key()
+    drawn = []
+    real_redraw = simulator.redraw
+
+    def recording(w, state):
+        drawn.append(state)
+        real_redraw(w, state)
+
+    monkeypatch.setattr(simulator, "redraw", recording)
+    planner = simulator.Planner(world, Lookahead(max_states=200), random.Random(3))
+    goal = tuple(tuple(r) for r in task.public.goal)
+    cells = tuple((x, y) for y, row in enumerate(task.public.mask) for x, m in enumerate(row)
+                  if m)
+    planner.search(3, cells, lambda w, f: False, lambda f, k, p: (len(p),))
+    assert len(drawn) == 1 and drawn[0] != real_key[0]
+    assert world.state_key() == real_key          # the real draws are untouched
+    assert planner.plan and all(len(g) == 5 for _, g in planner.plan)
+    # a frame other than the sampled one drops the rest of the plan
+    action, _ = planner.plan[0]
+    planner.plan[0] = (action, [["nothing"] * 5] * 5)
+    planner.send()
+    assert not planner.plan
+
+
+def test_a_stochastic_planning_episode_is_deterministic():
+    task = load_task("wander", "planning")
+    runs = [run_episode(task, SimulatorAgent(task, limits=Lookahead(max_states=300)))
+            for _ in range(2)]
+    assert _test_actions(runs[0], "planning") == _test_actions(runs[1], "planning")
+    assert runs[0].score == runs[1].score
