@@ -175,7 +175,7 @@ def _versions(job: Job, spec: Sweep) -> dict[str, Any]:
         versions["prompt"] = {"variant": job.settings["prompt"],
                               "digest": job.settings["prompt_digest"]}
     if not plays_without_model(job.model):   # what priced its calls: LiteLLM's map, a user's file
-        versions["prices"] = spec.price_book().describe()
+        versions["prices"] = spec.price_book().describe(job.model)
     return versions
 
 
