@@ -37,6 +37,14 @@ not finish is ``skipped``, and a file that cannot be read as a transcript (not U
 JSON lines, no header) is ``unreadable``: an input error naming the file and line, not a
 job, so it is not counted among the jobs checked.
 
+A job is priced as its run priced it: the header's ``versions["prices"]`` records the price
+its model was charged (name, source and rates: ``PriceBook.describe(model)``), and the replay
+charges that (``PinnedPrices``), whatever LiteLLM's map or the price file says now. A header
+from before that names only its price file: the file is read again if it is still there with
+the recorded sha256, else the check fails saying so. ``prices`` (``llm-eval replay --prices
+FILE``) prices the replay with that file instead; a file with the recorded sha256 is the run's
+own, however it was moved (its costs name the recorded file, as the run's did).
+
 ``run_recorded(path, run_dir)`` runs a recorded job as a sweep in ``run_dir`` (run store and
 transcript, as ``llm-eval run`` makes) with the replay adapter: the demo replays the shipped
 real-model transcripts this way.
@@ -66,7 +74,7 @@ from .transcripts.cap import holds_capped
 __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "Outline", "outline",
            "job_from_transcript", "sweep_for", "replay_transcript", "compare_transcripts",
            "run_recorded", "transcripts_in", "replay_checks", "replay_check",
-           "recorded_actions"]
+           "recorded_actions", "replay_prices"]
 
 IGNORED = {"time", "schema_version"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
@@ -349,11 +357,53 @@ def compare_transcripts(recorded: Path | Transcript, replayed: Path | Transcript
         n += 1
 
 
-def replay_transcript(path: str | Path, read: Outline | None = None) -> ReplayResult:
+def replay_prices(header: Any, prices: str | Path | None = None):
+    """The price book a replay of the job of ``header`` charges (module docstring): ``prices``
+    (a price file's path) when given, else the header's recorded price, else the recorded
+    price file, else LiteLLM's map (None). ``ReplayError`` when the run was priced by a file
+    the header does not record and that is gone or changed."""
+    from .pricing import PinnedPrices, PriceFileError, load_prices
+
+    model = header.settings.get("model", "?")
+    described = (header.versions or {}).get("prices")
+    described = described if isinstance(described, dict) else {}
+    if prices is not None:
+        try:
+            book = load_prices(prices)
+        except PriceFileError as exc:
+            raise ReplayError(f"--prices: {exc}") from None
+        if described.get("file") and described.get("file_sha256") == book.file_sha256:
+            book.file = described["file"]   # the run's own file, moved: its costs' source
+        return book
+    if "model" in described:
+        try:
+            return PinnedPrices(described, model)
+        except ValueError as exc:
+            raise ReplayError(f"the header's price of {model} cannot be read: {exc}") from None
+    recorded = described.get("file")
+    if recorded is None:
+        return None
+    path = Path(recorded)
+    if path.is_file():
+        book = load_prices(path)
+        if book.file_sha256 == described.get("file_sha256"):
+            return book
+        why = "has changed since (its sha256 differs)"
+    else:
+        why = ("was inline in the sweep spec" if recorded.startswith("(") else
+               "is no longer there")
+    raise ReplayError(f"the job was priced by {recorded} (sha256 "
+                      f"{str(described.get('file_sha256'))[:12]}...), which its transcript does "
+                      f"not hold and which {why}: give the run's prices with --prices FILE")
+
+
+def replay_transcript(path: str | Path, read: Outline | None = None,
+                      prices: str | Path | None = None) -> ReplayResult:
     """Re-run the job of the transcript at ``path`` (``read``: its outline, already read)
     offline and compare (module docstring). A transcript of a job that did not finish
     (``end`` is not ``done``) is ``skipped``. Replies the recording holds cut to the cap are
-    replayed cut, and the result says so (``TranscriptReplay``)."""
+    replayed cut, and the result says so (``TranscriptReplay``). The job is priced as its
+    run priced it, or by the price file ``prices`` (``replay_prices``)."""
     from .sweep.job import execute_job
 
     path = Path(path)
@@ -365,10 +415,14 @@ def replay_transcript(path: str | Path, read: Outline | None = None) -> ReplayRe
         end = read.last
         status = end.status if end is not None and end.type == "end" else "unfinished"
         return ReplayResult(**base, status="skipped", detail=SKIPPED_BECAUSE + status)
+    sweep = sweep_for(job)
+    if not plays_without_model(s["model"]) and (
+            book := replay_prices(read.header, prices)) is not None:
+        sweep = sweep.with_prices(book)
     adapter = None if plays_without_model(s["model"]) else TranscriptReplay(path)
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
-        outcome = execute_job(job, sweep_for(job), again, run_id=read.header.run_id,
+        outcome = execute_job(job, sweep, again, run_id=read.header.run_id,
                               adapter=adapter, player=_recorded_player(job, path))
         detail = compare_transcripts(path, again)
         if outcome.status != "done":
@@ -432,11 +486,13 @@ def replay_checks(target: str | Path) -> list[tuple[Path, JobRow | None]]:
     return sorted(checks.values(), key=lambda item: str(item[0]))
 
 
-def replay_check(path: Path, row: JobRow | None = None) -> ReplayResult:
+def replay_check(path: Path, row: JobRow | None = None,
+                 prices: str | Path | None = None) -> ReplayResult:
     """One check of ``replay_checks``: the job of store ``row`` (its transcript at ``path``),
-    or the transcript at ``path`` on its own; bad input is a result, never an exception."""
+    or the transcript at ``path`` on its own, priced as recorded or by the price file
+    ``prices`` (``replay_prices``); bad input is a result, never an exception."""
     if row is None:
-        return _check_file(path)
+        return _check_file(path, prices)
     base = dict(path=path, job_id=row.id, task=row.settings.get("task", "?"),
                 model=row.settings.get("model", "?"))
     if row.status != "done":
@@ -460,10 +516,10 @@ def replay_check(path: Path, row: JobRow | None = None) -> ReplayResult:
                f"has no end event (line {read.torn} is torn)" if read.torn
                else "has no end event")
         return ReplayResult(**base, status="incomplete", detail=f"{done}{how}")
-    return _replayed(path, read)
+    return _replayed(path, read, prices)
 
 
-def _check_file(path: Path) -> ReplayResult:
+def _check_file(path: Path, prices: str | Path | None = None) -> ReplayResult:
     """A transcript given on its own: replayed if finished, unreadable if not a transcript."""
     try:
         read = outline(path)
@@ -478,13 +534,13 @@ def _check_file(path: Path) -> ReplayResult:
             f"the first event is {read.first.type!r}, not a header"
         return ReplayResult(path, None, "?", "?", "unreadable",
                             detail=f"not a transcript: {path}:1: {why}")
-    return _replayed(path, read)
+    return _replayed(path, read, prices)
 
 
-def _replayed(path: Path, read: Outline) -> ReplayResult:
+def _replayed(path: Path, read: Outline, prices: str | Path | None = None) -> ReplayResult:
     header = read.header
     try:
-        return replay_transcript(path, read)
+        return replay_transcript(path, read, prices)
     except LlmEvalError as exc:   # a job that cannot be rebuilt or run again
         return ReplayResult(path, header.job_id, header.settings.get("task", "?"),
                             header.settings.get("model", "?"), "mismatch", detail=str(exc))

@@ -21,18 +21,23 @@ def cmd_replay(args) -> int:
     """``llm-eval replay RUN_DIR|TRANSCRIPT...``: one line per check, then ``reproduced N/M``
     over the jobs checked; exit 1 when any job checked failed (a mismatch, or a done job's
     transcript missing, incomplete or unreadable), else 2 when a path holds no transcript, a
-    file is not a readable transcript or no job could be checked (every job unfinished: a
-    check that verified nothing does not pass), else 0."""
+    file is not a readable transcript, no job could be checked (every job unfinished: a
+    check that verified nothing does not pass) or the price file of ``--prices`` cannot be
+    read, else 0. Each job is priced as its run priced it, or by ``--prices``."""
     from .replay import replay_check, replay_checks   # not when only the parser is built
 
     try:
+        if args.prices is not None:   # a bad price file is one usage error, not one per job
+            from .pricing import load_prices
+
+            load_prices(args.prices)
         checks = [c for target in args.targets for c in replay_checks(target)]
     except LlmEvalError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return 2
     results = []
     for path, row in checks:
-        results.append(replay_check(path, row))
+        results.append(replay_check(path, row, prices=args.prices))
         print(results[-1].line(), flush=True)
     checked = [r for r in results if r.checked]
     reproduced = sum(r.reproduced for r in checked)
@@ -85,5 +90,10 @@ def add_replay_parser(commands):
                     "event and step of any mismatch or failure, and 2 when a file is not a "
                     "readable transcript or no job could be replayed (none finished).")
     replay.add_argument("targets", nargs="+", metavar="RUN_DIR|TRANSCRIPT")
+    replay.add_argument("--prices", metavar="FILE",
+                        help="price the replayed calls with this price file instead of the "
+                             "prices each transcript records (for transcripts made before "
+                             "they recorded them; a file with the recorded sha256 is the "
+                             "run's own, wherever it now is)")
     replay.set_defaults(handler=cmd_replay)
     return replay
