@@ -127,7 +127,7 @@ class _StopAfter:
         return self.agent.act(observation)
 
 
-def play(spec: str, replier: Replier, *, suffix: str = "/v1", turns: int = 4,
+def play(spec: str, replier: Any, *, suffix: str = "/v1", turns: int = 4,
          config: GenerationConfig | None = None, rendering: str = "compact") -> Recording:
     """Play ``turns`` turns of warehouse/planning with ``spec`` against ``replier``."""
     from llm_eval.agents import make_agent
@@ -146,3 +146,41 @@ def play(spec: str, replier: Replier, *, suffix: str = "/v1", turns: int = 4,
             agent.close()
         bodies = [seen.body for seen in fake.seen]
     return Recording(bodies, replier.replies, [r.action for r in result.records])
+
+
+@dataclass
+class Refusing:
+    """A provider that refuses as the real Anthropic API does (``replier`` answers the rest):
+    a body outside the SDK's request type (400 with what is wrong), a strict tool schema the
+    SDK's ``transform_schema`` would change (the ``anthropic_strict_integer_bounds`` error
+    fixture), a forced tool with thinking on (``anthropic_thinking_forced_tool``).
+    ``refused`` keeps the message of each refusal."""
+
+    replier: Replier
+    refused: list[str] = field(default_factory=list)
+
+    @property
+    def replies(self) -> list[dict[str, Any]]:
+        return self.replier.replies
+
+    def __call__(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        from sdk_request_types import Violation, check
+        from strict_schemas import changed_by, strict_tools
+        from turn_rules import no_forced_tool_with_thinking
+        from wire_bodies import error
+
+        refusal = None
+        try:
+            check("messages", body)
+        except Violation as exc:
+            refusal = {"type": "error", "error": {"type": "invalid_request_error",
+                                                  "message": str(exc)}}
+        if refusal is None and any(changed_by("messages", schema) is not None
+                                   for _, schema in strict_tools("messages", body)):
+            refusal = error("anthropic_strict_integer_bounds")["body"]
+        if refusal is None and no_forced_tool_with_thinking("messages", [body], []):
+            refusal = error("anthropic_thinking_forced_tool")["body"]
+        if refusal is not None:
+            self.refused.append(refusal["error"]["message"])
+            return 400, refusal
+        return self.replier(path, body)
