@@ -128,7 +128,7 @@ class _StopAfter:
 
 
 def play(spec: str, replier: Any, *, suffix: str = "/v1", turns: int = 4,
-         config: GenerationConfig | None = None, rendering: str = "compact") -> Recording:
+         config: GenerationConfig | None = None, rendering: str = "compact+png") -> Recording:
     """Play ``turns`` turns of warehouse/planning with ``spec`` against ``replier``."""
     from llm_eval.agents import make_agent
     from llm_eval.tasks.store import load_task

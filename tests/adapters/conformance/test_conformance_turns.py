@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
 
 import pytest
 from episodes import Replier, play
@@ -67,6 +68,7 @@ def test_the_recordings_hold_what_the_rules_are_about():
     assert [b["type"] for b in assistant[0]["content"]] == ["thinking", "redacted_thinking",
                                                             "tool_use"]
     assert [b["type"] for b in assistant[1]["content"]] == ["thinking", "tool_use", "tool_use"]
+    assert '"type": "image"' in json.dumps(rec.bodies[-1]), "the frame went as a PNG too"
     api, rec = recorded("openai-reasoning")
     assert sum(i.get("type") == "reasoning" for i in rec.bodies[2]["input"]) == 2
     assert sum(i.get("type") == "function_call_output" for i in rec.bodies[2]["input"]) == 3
