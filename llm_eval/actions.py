@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from .errors import ActionSyntaxError
+from .quoting import quote
 
 __all__ = [
     "ACTION_KINDS",
@@ -62,12 +63,16 @@ class Action:
 
 def _coordinate(token: str, name: str, text: str, line: int | None, source: str | None) -> int:
     if not _INTEGER.fullmatch(token):
-        raise ActionSyntaxError(f"click {name} must be an integer, got {token!r}",
+        raise ActionSyntaxError(f"click {name} must be an integer, got {quote(token)}",
                                 text=text, line=line, source=source)
-    value = int(token)
+    # more digits than any 32-bit integer has is out of range without converting (Python
+    # refuses to convert 4,300 digits or more)
+    digits = token.lstrip("-").lstrip("0") or "0"
+    value = int(token[0] + digits if token[0] == "-" else digits) if len(digits) <= 10 \
+        else _INT32_MAX + 1
     if not _INT32_MIN <= value <= _INT32_MAX:
-        raise ActionSyntaxError(f"click {name} {value} is outside the 32-bit integer range",
-                                text=text, line=line, source=source)
+        raise ActionSyntaxError(f"click {name} {quote(token, 24)} is outside the 32-bit "
+                                "integer range", text=text, line=line, source=source)
     return value
 
 
@@ -87,10 +92,10 @@ def _parse(text: str, line: int | None, source: str | None) -> Action:
         return Action("click", x, y)
     if kind in ARROWS or kind == "noop":
         if args:
-            raise ActionSyntaxError(f"{kind} takes no arguments, got {' '.join(args)!r}",
+            raise ActionSyntaxError(f"{kind} takes no arguments, got {quote(' '.join(args))}",
                                     text=text, line=line, source=source)
         return Action(kind)
-    raise ActionSyntaxError(f"unknown action {kind!r}; {_EXPECTED}", text=text, line=line,
+    raise ActionSyntaxError(f"unknown action {quote(kind)}; {_EXPECTED}", text=text, line=line,
                             source=source)
 
 
@@ -102,10 +107,13 @@ def parse_action(text: str) -> Action:
 def iter_action_lines(lines: Iterable[str], source: str = "<actions>") -> Iterator[tuple[int, Action]]:
     """Yield ``(line number, action)`` for each action line, lazily (so stdin can stream).
 
-    Blank lines and ``#`` comments (whole-line or trailing) are skipped. A bad line raises
+    Blank lines and ``#`` comments (whole-line or trailing) are skipped, and so is a byte
+    order mark opening the first line (a file saved with one). A bad line raises
     ActionSyntaxError naming ``source`` and its 1-based line number.
     """
     for number, raw in enumerate(lines, start=1):
+        if number == 1 and raw.startswith("\ufeff"):
+            raw = raw[1:]
         body = raw.split("#", 1)[0]
         if not body.strip():
             continue

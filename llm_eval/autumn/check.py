@@ -32,9 +32,10 @@ def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[
     except AutumnError as e:
         return [e]
     problems.extend(_undefined_names(statements, path))
+    problems.sort(key=lambda e: (e.line or 0, e.column or 0))
     warnings = [p for p in problems if isinstance(p, AutumnCheckWarning)]
     if len(warnings) < len(problems):
-        return sorted(problems, key=lambda e: (e.line or 0, e.column or 0))
+        return problems
     it = Interpreter()
     try:
         it.run_script(text, seed=seed, path=path)

@@ -1,0 +1,2 @@
+(program
+  (= GRID_SIZE 4)))

@@ -1,0 +1,5 @@
+; a colour outside the palette of AUTUMN.md 16: a warning (Autumn accepts any string)
+(program
+  (= GRID_SIZE 4)
+  (object Dot (Cell 0 0 "redd"))
+  (= dot (initnext (Dot (Position 1 1)) (prev dot))))

@@ -1,0 +1,3 @@
+(program
+  (= GRID_SIZE 4)
+  (= name "no end))
