@@ -49,13 +49,13 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from ..worlds import world_spec
+    from ..worldtest.episode_command import known_world
     from .store import all_tasks
     from ..sweep.workers import default_processes
     from .validate import FULL, QUICK, validate_in_processes
 
     for name in args.worlds:
-        world_spec(name)
+        known_world(name)   # an unknown name: a usage error with "did you mean" (exit 2)
     effort = QUICK if args.quick else FULL
     tasks = all_tasks(args.worlds or None)
     processes = default_processes() if args.processes is None else args.processes

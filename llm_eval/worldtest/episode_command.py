@@ -87,7 +87,6 @@ def episode_task(args: argparse.Namespace):
     a task that takes its seed from the run gets ``--seed`` (a warning, if any, on stderr)."""
     from ..errors import TaskFileError
     from ..tasks.store import load_task, load_task_file, load_tasks
-    from ..worlds import world_spec
     from .programs import seeded
 
     if args.world.endswith(".json") or os.path.isfile(args.world):
@@ -104,12 +103,24 @@ def episode_task(args: argparse.Namespace):
                 raise TaskFileError(f"{args.tasks}: no {args.family} task of {args.world!r}")
             task = found[0]
         else:
-            world_spec(args.world)  # an unknown name raises UnknownWorldError ("did you mean")
+            known_world(args.world)
             task = load_task(args.world, args.family)
     task, warning = seeded(task, args.seed, args.protocol)
     if warning:
         print(f"llm-eval: warning: {warning}", file=sys.stderr)
     return task
+
+
+def known_world(name: str) -> None:
+    """Refuse an unknown world as a usage error (exit 2, as ``run`` does), with the registry's
+    "did you mean"."""
+    from ..cli import UsageError
+    from ..worlds import UnknownWorldError, world_spec
+
+    try:
+        world_spec(name)
+    except UnknownWorldError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_episode(args: argparse.Namespace) -> int:

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from llm_eval.cli import EXIT_OK, EXIT_PROGRAM_ERROR, EXIT_USAGE, main
+from llm_eval.cli import EXIT_OK, EXIT_USAGE, main
 
 
 @pytest.mark.parametrize("family", ["mfp", "cd", "planning"])
@@ -35,10 +35,18 @@ def test_json_output_and_seeded_random_agent(capsys):
     assert steps and {"phase", "action", "valid", "observation"} <= set(steps[0])
 
 
-def test_unknown_world_names_the_closest(capsys):
-    assert main(["episode", "warehous", "--family", "cd", "--agent", "random"]) \
-        == EXIT_PROGRAM_ERROR
-    assert "did you mean 'warehouse'" in capsys.readouterr().err
+@pytest.mark.parametrize("argv", [
+    ["episode", "warehous", "--family", "cd", "--agent", "random"],
+    ["tasks", "validate", "warehous", "--quick"],
+    ["run", "--model", "random", "--worlds", "warehous", "-o", "{tmp}"],
+], ids=["episode", "tasks validate", "run"])
+def test_an_unknown_world_is_a_usage_error_naming_the_closest(capsys, tmp_path, argv):
+    """The same mistake exits the same way whichever command it is given to: 2, a usage
+    error (episode and tasks validate exited 1, as for a program's error)."""
+    assert main([a.format(tmp=tmp_path / "run") for a in argv]) == EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert "unknown world 'warehous'; did you mean 'warehouse'" in err
+    assert "Traceback" not in err and not (tmp_path / "run").exists()
 
 
 @pytest.mark.parametrize("args", [
