@@ -33,6 +33,14 @@ SIGKILL (an episode that had ended is recorded from its transcript instead); a j
 task retries are off: a retry Ray made behind the driver's back would write the transcript of
 the execution it replaces.
 
+An episode host that is restarting (after its process died) refuses calls for a while
+(``ActorUnavailableError``: "The actor is restarting"; on a busy machine or a real cluster a
+restart takes seconds). A call it refused before the job began (nothing written to its
+transcript, nothing spent) is not a lost execution: the driver waits for the host to answer again (``HOST_RESTART_WAIT_S``
+at most, polling every ``HOST_POLL_S``) and sends the job again, up to
+``MAX_UNSTARTED_RESENDS`` times per execution; a host that does not come back in time, or is
+dead for good, makes it a lost execution as before.
+
 Ray is imported only here, and only when a spec asks for it (``connect``); a missing Ray or an
 unreachable address is a ``SpecError`` naming the setting. API keys reach workers through
 their environment, never through task arguments (``docs/ray.md``).
@@ -55,10 +63,13 @@ from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, provider_of
 
 __all__ = ["RayEpisodes", "RunControl", "EpisodeHost", "ClusterSpendMeter", "connect",
            "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
-           "STOP_POLL_S"]
+           "STOP_POLL_S", "HOST_RESTART_WAIT_S", "MAX_UNSTARTED_RESENDS"]
 
 WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
 MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
+HOST_RESTART_WAIT_S = 120.0   # how long a job waits for its restarting episode host
+HOST_POLL_S = 0.1             # how often it asks whether the host is back
+MAX_UNSTARTED_RESENDS = 10    # sends of one execution a restarting host may refuse
 INSTALL_HINT = "pip install 'llm-eval[ray]'"
 STOP_POLL_S = 0.05            # how often a free job's episode looks for the user's stop
 REACH_TIMEOUT_S = 3.0
@@ -245,8 +256,20 @@ class EpisodeHost:
     def play(self, *args) -> JobOutcome:
         return play_job(*args)
 
+    def ready(self) -> bool:
+        """Answered once the host is alive (the driver asks after a restart)."""
+        return True
+
 
 # -- in the driver ---------------------------------------------------------------------------
+
+def _begun(transcript: Path) -> bool:
+    """Whether an execution wrote to ``transcript`` (the scheduler creates it empty)."""
+    try:
+        return transcript.stat().st_size > 0
+    except FileNotFoundError:
+        return False
+
 
 def _lost_errors() -> tuple[type[BaseException], ...]:
     """Ray's errors for an execution whose worker, node or result was lost."""
@@ -301,25 +324,39 @@ class RayEpisodes:
 
     async def run(self, job: Job, transcript: Path, run_id: str, paid: bool) -> JobOutcome:
         """Play ``job`` on the cluster; ``WORKER_LOST`` (with what the lost execution
-        spent) when its worker or node died, ``failed`` when the task itself raised."""
-        from ray.exceptions import RayTaskError, TaskCancelledError
-
+        spent) when its worker or node died, ``failed`` when the task itself raised; a model
+        job its restarting host refused before it began is sent again (module docstring)."""
         args = (job, self._spec, str(transcript), run_id, self._control, self._token, paid,
                 self._execute)
         if job.model in LOCAL_AGENTS:
-            ref = self._play.remote(*args)
-        else:
-            ref = self._host().play.remote(*args)
+            return (await self._outcome(job, self._play.remote(*args), on_host=False))[0]
+        fresh = not _begun(transcript)   # else a refused call cannot be told from a begun one
+        for _ in range(MAX_UNSTARTED_RESENDS):
+            host = self._host()
+            outcome, refused = await self._outcome(job, host.play.remote(*args), on_host=True)
+            if not (refused and fresh and not _begun(transcript) and not outcome.cost_usd):
+                return outcome
+            # the host was restarting and the job never began: not a lost execution
+            if not await self._host_back(host):
+                return outcome
+        return outcome
+
+    async def _outcome(self, job: Job, ref, *, on_host: bool) -> tuple[JobOutcome, bool]:
+        """The outcome of the execution ``ref`` (``WORKER_LOST`` when its worker was lost),
+        and whether it was lost because its host refused the call while restarting."""
+        from ray.exceptions import ActorUnavailableError, RayTaskError, TaskCancelledError
+
+        if on_host:
             self._on_hosts.add(ref)   # Ray cannot force-cancel an actor's call
         self._running.add(ref)
         try:
-            return await ref
+            return await ref, False
         except _lost_errors() as exc:
             spent = await self._control.live.remote(job.id)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             return JobOutcome(WORKER_LOST, cost_usd=spent or None,
                               error=f"its Ray worker was lost ({type(exc).__name__}: "
-                                    f"{first[:300]})")
+                                    f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
         except TaskCancelledError:
             return JobOutcome("interrupted", error="aborted")
         except RayTaskError as exc:   # execute_job does not raise; unpickling, imports might
@@ -329,6 +366,25 @@ class RayEpisodes:
         finally:
             self._running.discard(ref)
             self._on_hosts.discard(ref)
+
+    async def _host_back(self, host) -> bool:
+        """Whether ``host`` answers again within ``HOST_RESTART_WAIT_S`` (False: it is dead
+        for good, its restarts spent, or still restarting at the deadline)."""
+        from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
+
+        deadline = time.monotonic() + HOST_RESTART_WAIT_S
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return False
+            try:
+                await asyncio.wait_for(asyncio.wrap_future(host.ready.remote().future()),
+                                       left)
+                return True
+            except ActorUnavailableError:
+                await asyncio.sleep(HOST_POLL_S)
+            except (RayActorError, GetTimeoutError, asyncio.TimeoutError):
+                return False
 
     def _host(self):
         """The next episode host, round robin; one per node, made at the first model job."""

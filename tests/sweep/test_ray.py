@@ -1,8 +1,9 @@
 """Sweeps on Ray (``executor: ray``): the same job ids, run id, scores and transcripts as the
 local executor; a Ray worker killed mid-episode reruns its job once more, its partial
-transcript kept under attempts/; the spend cap is counted across the cluster; replay and a
-second run work on a run made by Ray. One local Ray cluster (2 CPUs) serves every test of
-this file (they share an xdist worker under ``--dist loadfile``)."""
+transcript kept under attempts/, even with every core busy (a restarting episode host is
+waited for, not counted as a lost worker); the spend cap is counted across the cluster;
+replay and a second run work on a run made by Ray. One local Ray cluster (2 CPUs) serves
+every test of this file (they share an xdist worker under ``--dist loadfile``)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'llm-
 
 from fake_provider import FakeProvider  # noqa: E402  (tests/sweep/conftest.py)
 from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
-from test_processes import StopAfterFirst  # noqa: E402
+from test_processes import CpuHog, StopAfterFirst  # noqa: E402
 
 from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # noqa: E402
 from llm_eval.runstore import RunStore  # noqa: E402
@@ -146,17 +147,19 @@ def test_a_ray_worker_killed_mid_episode_reruns_its_job_once(tmp_path, ray_clust
     result: dict = {}
     runner = threading.Thread(target=lambda: result.setdefault("report",
                                                                run_sweep(spec, tmp_path)))
-    runner.start()
-    deadline = time.monotonic() + 60
-    while not killed and time.monotonic() < deadline and runner.is_alive():
-        playing = _play_job_pids()
-        # every worker playing a job is into its episode: as many transcripts begun, not ended
-        if playing and len(_episodes_under_way(tmp_path / "transcripts")) >= len(playing):
-            for pid in sorted(playing & _play_job_pids())[:1]:
-                os.kill(pid, signal.SIGKILL)
-                killed.append(pid)
-        time.sleep(0.02)
-    runner.join(timeout=120)
+    with CpuHog():   # the machine fully loaded: a restart takes its time
+        runner.start()
+        deadline = time.monotonic() + 60
+        while not killed and time.monotonic() < deadline and runner.is_alive():
+            playing = _play_job_pids()
+            # every worker playing a job is into its episode: as many transcripts begun,
+            # not ended
+            if playing and len(_episodes_under_way(tmp_path / "transcripts")) >= len(playing):
+                for pid in sorted(playing & _play_job_pids())[:1]:
+                    os.kill(pid, signal.SIGKILL)
+                    killed.append(pid)
+            time.sleep(0.02)
+        runner.join(timeout=240)
     assert killed and not runner.is_alive()
     report = result["report"]
     assert report.counts() == {"done": 12}, [r.error for r in report.rows][:3]
@@ -190,7 +193,7 @@ def _fake_server_module():
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
 def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_cluster):
     bench = _fake_server_module()
-    with bench.FakeServer(latency=0.1) as server:
+    with bench.FakeServer(latency=0.1) as server, CpuHog():   # every core busy
         local_spec = bench.sweep_spec(server.base_url, 6, 6)
         local = run_sweep(local_spec, tmp_path / "local")
         spec = Sweep.from_data({**local_spec.canonical(), "executor": "ray"}, "test")
@@ -208,7 +211,7 @@ def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_
                 os.kill(min(hosts), signal.SIGKILL)
                 killed.append(min(hosts))
             time.sleep(0.02)
-        runner.join(timeout=120)
+        runner.join(timeout=240)
     assert killed and not runner.is_alive()
     report = result["report"]
     assert report.counts() == {"done": 6}, [r.error for r in report.rows][:3]
