@@ -215,7 +215,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
             if args.estimate:
                 return _estimate(spec, args)
-            if args.check_first:   # a refusal stops the run before its first job
+            if args.check_first or spec.check_first:   # a refusal: no job starts
                 from .check_first import check_before_run
 
                 if check_before_run(spec):

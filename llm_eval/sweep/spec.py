@@ -34,7 +34,8 @@ the settings' canonical JSON, so the same settings always give the same id.
 
 ``executor`` (``local``, the default, or ``ray``, with an optional ``ray_address``) says how
 the jobs run, like ``concurrency``: it is in no job's settings, so it changes no job id and no
-run id (``ray_executor.py``).
+run id (``ray_executor.py``). ``check_first: true`` is ``llm-eval run --check-first`` (a real
+call per feature of each model before the first job), in no job's settings either.
 
 A sweep makes at most ``MAX_JOBS`` (1,000,000) jobs: the count (the product of the list
 lengths, and ``repeats``) is checked before anything is expanded, and a larger spec is a
@@ -178,6 +179,9 @@ class Sweep(_Strict):
     # how the jobs run (not in job settings): here, or as Ray tasks on a cluster
     executor: Literal["local", "ray"] = "local"
     ray_address: str | None = None
+    # ``llm-eval run`` checks every provider model before the first job (``--check-first``,
+    # ``check_first.py``); in no job settings
+    check_first: bool = False
     _book: Any = PrivateAttr(default=None)   # with_prices's book, else from ``prices``
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",

@@ -69,6 +69,21 @@ def test_a_model_that_passes_runs_its_jobs_after_the_check(tmp_path, capsys):
     assert "1 jobs (1 done); ran 1" in out
 
 
+def test_check_first_in_a_spec_file_stops_the_run_too(tmp_path, capsys):
+    with FakeProvider(responder=player(refuse_tools=True)) as fake:
+        spec = tmp_path / "sweep.yaml"
+        spec.write_text(f"models: [{MODEL}]\nworlds: [hunters]\nfamilies: [mfp]\n"
+                        f"check_first: true\nadapter_options:\n  {MODEL}:\n"
+                        f"    base_url: {fake.base_url}/v1\n")
+        code = main(["run", str(spec), "-o", str(tmp_path / "run"), "--no-progress"])
+        seen = list(fake.seen)
+    out, err = capsys.readouterr()
+    assert code == 1 and "no job was run" in err and "tools is not supported" in out
+    assert seen and all(is_check(s) for s in seen)
+    assert not (tmp_path / "run").exists()
+    assert Sweep.from_data({"models": [MODEL], "worlds": ["hunters"]}).check_first is False
+
+
 def test_check_first_with_resume_is_a_usage_error(tmp_path, capsys):
     assert main(["run", "--resume", str(tmp_path), "--check-first"]) == 2
     assert "--check-first checks a sweep before it runs" in capsys.readouterr().err
