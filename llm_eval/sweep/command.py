@@ -5,17 +5,18 @@
 ``llm-eval run --resume RUN_DIR [--spend-cap USD]`` (the runs' own specs; a new cap, e.g.
 after the old one stopped the run). Prints one line per job (id, model, task, status, score)
 and where the store and the transcripts are. Exit 0 when every job is done; 3 when some are
-not (infrastructure errors, failures, a spend cap): the run can be resumed. A job the provider
-refused for a reason only the user can fix (no credit or a spend limit, a refused key, no
-permission, an unknown model) ends ``fatal``, with what to fix; a resume (or the same spec run
-again) leaves it, not paying to meet the refusal again, unless given ``--retry-fatal``; 130 when Ctrl-C
-stopped it (cleanly: running episodes end before their next model call and go back to the
-queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
+not (infrastructure errors, failures, fatal refusals, a spend cap): the run can be resumed; 130
+when Ctrl-C stopped it (cleanly: running episodes end before their next model call and go back
+to the queue; a second Ctrl-C aborts at once, and resume still works). While it runs, progress
 (done, running, failed, spend, ETA) goes to standard error: a live panel on a terminal, one
 line per finished job otherwise; ``--no-progress`` turns it off. ``--processes N`` sets how
 many worker processes run the local agents' episodes (default: one per core).
 ``--check-first`` checks every provider model with the sweep's settings before the first job
 (``check_first.py``): a refusal stops the run there (exit 1, the check's report printed).
+A job the provider refused for a reason only the user can fix (no credit or a spend limit, a
+refused key, no permission, an unknown model) ends ``fatal``, with what to fix; a resume (or
+the same spec run again) leaves it, not paying to meet the refusal again, unless given
+``--retry-fatal``.
 ``--executor ray [--ray-address ADDRESS]`` runs each job as a Ray task on a cluster (with
 ``--resume`` too: how the runs finish; docs/ray.md).
 A run directory another ``llm-eval`` is writing to is refused (exit 2, naming the holder).

@@ -1,8 +1,8 @@
 """Progress of a running sweep: done, running, failed, fatal, spend and an estimated time left.
 
 The scheduler tells a ``Progress`` when the run begins (jobs in all, jobs already done, jobs
-left ``fatal`` that this run does not retry, spend so far), when each job starts and when it ends (its outcome and the spend since). ``Progress``
-itself shows nothing (library use, tests); ``make_progress(stream)`` picks the display for
+left ``fatal`` that this run does not retry, spend so far), when each job starts and when it
+ends (its outcome and the spend since). ``Progress`` itself shows nothing (library use, tests); ``make_progress(stream)`` picks the display for
 the command line: on a terminal a live ``rich`` panel that redraws in place, elsewhere (a
 log file, CI) one plain line per finished job, so the output stays readable when captured.
 
