@@ -2,9 +2,10 @@
 
 The scheduler tells a ``Progress`` when the run begins (jobs in all, jobs already done, jobs
 left ``fatal`` that this run does not retry, spend so far), when each job starts and when it
-ends (its outcome and the spend since). ``Progress`` itself shows nothing (library use, tests); ``make_progress(stream)`` picks the display for
-the command line: on a terminal a live ``rich`` panel that redraws in place, elsewhere (a
-log file, CI) one plain line per finished job, so the output stays readable when captured.
+ends (its outcome and the spend since). ``Progress`` itself shows nothing (library use,
+tests); ``make_progress(stream)`` picks the display for the command line: on a terminal a live
+``rich`` panel that redraws in place, elsewhere (a log file, CI) one plain line per finished
+job, so the output stays readable when captured.
 
 The estimate of the time left is the mean wall time per finished job this session, times the
 jobs still to finish; it is shown once a job of this session has finished.
