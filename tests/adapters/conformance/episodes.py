@@ -153,7 +153,8 @@ class Refusing:
     """A provider that refuses as the real Anthropic API does (``replier`` answers the rest):
     a body outside the SDK's request type (400 with what is wrong), a strict tool schema the
     SDK's ``transform_schema`` would change (the ``anthropic_strict_integer_bounds`` error
-    fixture), a forced tool with thinking on (``anthropic_thinking_forced_tool``).
+    fixture), a forced tool with thinking on (``anthropic_thinking_forced_tool``), a thinking
+    budget not below ``max_tokens`` (``anthropic_thinking_budget_over_max_tokens``).
     ``refused`` keeps the message of each refusal."""
 
     replier: Replier
@@ -166,7 +167,7 @@ class Refusing:
     def __call__(self, path: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         from sdk_request_types import Violation, check
         from strict_schemas import changed_by, strict_tools
-        from turn_rules import no_forced_tool_with_thinking
+        from turn_rules import no_forced_tool_with_thinking, thinking_within_max_tokens
         from wire_bodies import error
 
         refusal = None
@@ -180,6 +181,8 @@ class Refusing:
             refusal = error("anthropic_strict_integer_bounds")["body"]
         if refusal is None and no_forced_tool_with_thinking("messages", [body], []):
             refusal = error("anthropic_thinking_forced_tool")["body"]
+        if refusal is None and thinking_within_max_tokens("messages", [body], []):
+            refusal = error("anthropic_thinking_budget_over_max_tokens")["body"]
         if refusal is not None:
             self.refused.append(refusal["error"]["message"])
             return 400, refusal

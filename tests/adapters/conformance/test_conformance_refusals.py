@@ -48,9 +48,11 @@ def test_the_provider_refuses_what_the_api_refuses():
                                                  "additionalProperties": False})],
              thinking={"type": "enabled", "budget_tokens": 1024},
              tool_choice={"type": "any"}),
+        dict(base, thinking={"type": "enabled", "budget_tokens": 1024}),
     ]
     statuses = [provider("/v1/messages", body)[0] for body in cases]
-    assert statuses == [400, 400, 400]
+    assert statuses == [400, 400, 400, 400]
     assert "bogus" in provider.refused[0]
     assert "maximum, minimum are not supported" in provider.refused[1]
     assert provider.refused[2].startswith("Thinking may not be enabled")
+    assert provider.refused[3].startswith("`max_tokens` must be greater than")

@@ -56,3 +56,30 @@ def _covers(api: str, body: dict, mode: str, thinking: bool, cache: str, *,
                       for b in m["content"]]
             assert ("tool_result" in blocks) == (mode == "tools")
             assert ("thinking" in blocks) == thinking
+
+
+BUDGETS = [
+    # (max_output_tokens, thinking_budget, reasoning_effort)
+    (512, 1024, None), (4096, 4096, None), (None, 2048, None), (1024, None, "high"),
+    (4096, None, "low"),
+]
+
+
+@pytest.mark.parametrize("route", [r for r in ROUTES if ROUTES[r].api == "messages"])
+@pytest.mark.parametrize("knobs", BUDGETS, ids=[f"max{m}-budget{b}-effort{e}"
+                                                for m, b, e in BUDGETS])
+def test_a_thinking_budget_stays_below_max_tokens(route, knobs):
+    """Anthropic: "`max_tokens` must be greater than `thinking.budget_tokens`" (thinking counts
+    against ``max_tokens``), and a budget is at least 1,024."""
+    from scenarios import first_reply
+    from turn_rules import thinking_within_max_tokens
+    from wire_bodies import send
+
+    from adapters import GenerationConfig, Message, Request
+
+    most, budget, effort = knobs
+    config = GenerationConfig(max_output_tokens=most, thinking_budget=budget,
+                              reasoning_effort=effort)
+    request = Request(messages=(Message.user("Frame 0."),), config=config)
+    (body,), _ = send(ROUTES[route], [request], [first_reply("messages", False, True)])
+    assert not thinking_within_max_tokens("messages", [body], []), body

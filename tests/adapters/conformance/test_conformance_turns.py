@@ -116,8 +116,13 @@ def _fc_without_id(bodies, replies):
 
 
 def _message_without_phase(bodies, replies):
-    item = next(i for i in bodies[-1]["input"] if i.get("type") == "message")
+    item = next(i for i in bodies[-1]["input"]
+                if i.get("type") == "message" or i.get("role") == "assistant")
     item.pop("phase", None)
+
+
+def _budget_over_max_tokens(bodies, replies):
+    bodies[0]["max_tokens"] = bodies[0]["thinking"]["budget_tokens"]
 
 
 def _signature_dropped(bodies, replies):
@@ -135,6 +140,7 @@ PLANTS = [
     ("anthropic-thinking", "thinking_replayed", _thinking_edited),
     ("anthropic-thinking", "thinking_replayed", _thinking_after_call),
     ("anthropic-thinking", "no_forced_tool_with_thinking", _forced_with_thinking),
+    ("anthropic-thinking", "thinking_within_max_tokens", _budget_over_max_tokens),
     ("openai-chat", "no_empty_ids", _empty_result_id),
     ("openai-chat", "calls_answered", _result_not_right_after),
     ("openai-reasoning", "reasoning_paired", _fc_without_id),

@@ -14,6 +14,8 @@ Each rule returns the list of its violations, ``"request k: what"``; empty means
   ``msg_``) and a message with its ``phase``;
 - ``no_forced_tool_with_thinking``: a request with thinking enabled never forces a tool
   (Anthropic: "Thinking may not be enabled when tool_choice forces tool use");
+- ``thinking_within_max_tokens``: a thinking budget is at least 1,024 tokens and below
+  ``max_tokens`` (Anthropic: "`max_tokens` must be greater than `thinking.budget_tokens`");
 - ``provider_fields_kept``: a Chat tool call's provider fields (Gemini's
   ``extra_content.google.thought_signature``) go back on the same call.
 """
@@ -23,7 +25,8 @@ from __future__ import annotations
 from typing import Any
 
 __all__ = ["calls_answered", "no_empty_ids", "thinking_replayed", "reasoning_paired",
-           "no_forced_tool_with_thinking", "provider_fields_kept", "reply_calls", "RULES"]
+           "no_forced_tool_with_thinking", "thinking_within_max_tokens",
+           "provider_fields_kept", "reply_calls", "RULES"]
 
 
 def reply_calls(api: str, reply: dict[str, Any]) -> list[dict[str, Any]]:
@@ -214,6 +217,21 @@ def no_forced_tool_with_thinking(api: str, bodies: list[dict], replies: list[dic
     return problems
 
 
+def thinking_within_max_tokens(api: str, bodies: list[dict], replies: list[dict]) -> list[str]:
+    problems = []
+    for k, body in enumerate(bodies):
+        thinking = body.get("thinking")
+        if not (isinstance(thinking, dict) and thinking.get("type") == "enabled"):
+            continue
+        budget, cap = thinking.get("budget_tokens"), body.get("max_tokens")
+        if not (isinstance(budget, int) and budget >= 1024):
+            problems.append(f"request {k}: thinking budget_tokens {budget!r} is under 1024")
+        elif not (isinstance(cap, int) and budget < cap):
+            problems.append(f"request {k}: thinking budget_tokens {budget} is not below "
+                            f"max_tokens {cap!r}")
+    return problems
+
+
 def provider_fields_kept(api: str, bodies: list[dict], replies: list[dict]) -> list[str]:
     if api != "chat":
         return []
@@ -233,4 +251,4 @@ def provider_fields_kept(api: str, bodies: list[dict], replies: list[dict]) -> l
 
 RULES = {f.__name__: f for f in (calls_answered, no_empty_ids, thinking_replayed,
                                   reasoning_paired, no_forced_tool_with_thinking,
-                                  provider_fields_kept)}
+                                  thinking_within_max_tokens, provider_fields_kept)}

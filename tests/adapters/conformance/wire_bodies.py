@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import pytest_httpx2  # noqa: F401 - registers respx's httpcore2 mocker (the SDKs' transport)
 import respx
 
 from adapters import GenerationConfig, Request, Response, create_adapter
