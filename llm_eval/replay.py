@@ -31,7 +31,7 @@ forms differ (a schema-1 recording stored every request whole), whole.
 have a readable, finished transcript of that job that reproduces, so a ``missing``,
 ``incomplete`` (torn, or ending other than done) or ``unreadable`` transcript of a done job
 fails like a ``mismatch``; a job not done in the store (queued, running, failed, infra_error,
-interrupted) is ``skipped``, and a transcript the store does not know is checked on its own.
+fatal, interrupted) is ``skipped``, and a transcript the store does not know is checked on its own.
 Transcript files given on their own are judged by their own ``end``: one of a job that did
 not finish is ``skipped``, and a file that cannot be read as a transcript (not UTF-8, not
 JSON lines, no header) is ``unreadable``: an input error naming the file and line, not a
