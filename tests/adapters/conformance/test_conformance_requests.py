@@ -61,7 +61,7 @@ def _covers(api: str, body: dict, mode: str, thinking: bool, cache: str, *,
 BUDGETS = [
     # (max_output_tokens, thinking_budget, reasoning_effort)
     (512, 1024, None), (4096, 4096, None), (None, 2048, None), (1024, None, "high"),
-    (4096, None, "low"),
+    (4096, None, "low"), (2048, 512, None),
 ]
 
 
@@ -70,7 +70,8 @@ BUDGETS = [
                                                 for m, b, e in BUDGETS])
 def test_a_thinking_budget_stays_below_max_tokens(route, knobs):
     """Anthropic: "`max_tokens` must be greater than `thinking.budget_tokens`" (thinking counts
-    against ``max_tokens``), and a budget is at least 1,024."""
+    against ``max_tokens``), and a budget is at least 1,024. A budget the API cannot take may
+    instead be refused before any call, by an error that names ``thinking_budget``."""
     from scenarios import first_reply
     from turn_rules import thinking_within_max_tokens
     from wire_bodies import send
@@ -81,5 +82,8 @@ def test_a_thinking_budget_stays_below_max_tokens(route, knobs):
     config = GenerationConfig(max_output_tokens=most, thinking_budget=budget,
                               reasoning_effort=effort)
     request = Request(messages=(Message.user("Frame 0."),), config=config)
-    (body,), _ = send(ROUTES[route], [request], [first_reply("messages", False, True)])
-    assert not thinking_within_max_tokens("messages", [body], []), body
+    bodies, (result,) = send(ROUTES[route], [request], [first_reply("messages", False, True)])
+    if not bodies and isinstance(result, Exception):
+        assert "thinking_budget" in str(result), repr(result)
+        return
+    assert not thinking_within_max_tokens("messages", bodies, []), bodies[0]
