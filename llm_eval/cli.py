@@ -468,6 +468,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_report_parser(commands)
 
+    from .report.card_command import add_card_parser  # `card RUN_DIR [--arm ARM] [--json]`
+
+    add_card_parser(commands)
+
     from .suites.command import add_suites_parser  # `suites list|show|check|freeze`
 
     add_suites_parser(commands)
