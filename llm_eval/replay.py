@@ -10,7 +10,8 @@ phase and step. A reply the recording stored cut to the cap (``transcripts.cap``
 cut, and the requests that re-send it then match the recorded requests as stored; the result
 is still ``reproduced``, with a note saying so. Random and oracle jobs need no adapter: they
 are deterministic given their seed. A person's job (``human/<participant>``) is played again
-by a ``HumanAgent`` given the transcript's actions (``recorded_actions``), in order.
+by a ``HumanAgent`` given the transcript's actions (``recorded_actions``), in order, and so is
+an outside agent's that played through ``llm-eval mcp`` (``mcp/<client>``).
 
 ``replay_transcript(path)`` re-runs the job with that adapter into a scratch directory and
 compares the new transcript with the recorded one event by event. Ignored are what cannot
@@ -66,7 +67,7 @@ from adapters.types import Fatal, ImagePart, Request, Response
 from .calls import CONTEXT_OVERFLOW
 from .errors import LlmEvalError
 from .runstore import STORE_FILE, JobRow, RunStore
-from .sweep.spec import Job, Sweep, is_human, plays_without_model
+from .sweep.spec import Job, Sweep, plays_from_outside, plays_without_model
 from .transcripts import (CallExpander, Transcript, TranscriptError, TranscriptStream,
                           transcript_files, transcript_name)
 from .transcripts.cap import holds_capped
@@ -440,9 +441,9 @@ def recorded_actions(path: str | Path) -> tuple[str, ...]:
 
 
 def _recorded_player(job: Job, path: Path):
-    """A person's job is played again from its recorded actions; other jobs build their own
-    agent (None)."""
-    if not is_human(job.model):
+    """A person's or an MCP client's job is played again from its recorded actions; other
+    jobs build their own agent (None)."""
+    if not plays_from_outside(job.model):
         return None
     from .agents.human import HumanAgent
 

@@ -12,6 +12,8 @@
 - ``ScriptAgent`` (``script``): plays the action lines of a file, then stops the episode.
 - ``HumanAgent`` (``human``): a person's actions, given by the browser server (``llm-eval
   serve``) or, in a replay, by the recording; ``human/<participant>`` is never built here.
+  It also plays an outside agent's actions handed over by ``llm-eval mcp`` (``mcp/<client>``,
+  never built here either).
 
 ``make_agent(name, task, seed=...)`` builds one by its name: ``random``, ``oracle``,
 ``simulator``, ``script/FILE`` or a model ``provider/model`` (``adapters.registry``), with the LLM agent's
@@ -56,6 +58,9 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
     if name.startswith("human/"):
         raise UnknownAgentError(f"{name} is a person: people play in the browser (llm-eval "
                                 f"serve), and their episodes replay from their transcripts")
+    if name.startswith("mcp/"):
+        raise UnknownAgentError(f"{name} is an outside agent: it plays through an MCP client "
+                                f"(llm-eval mcp), and its episodes replay from their transcripts")
     if name.startswith("script/"):
         from .script import ScriptAgent
 

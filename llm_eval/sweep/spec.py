@@ -73,6 +73,7 @@ from ..tasks.models import FAMILIES
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
            "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model",
+           "MCP_PREFIX", "is_mcp", "plays_from_outside",
            "executor_fields"]
 
 JOB_SETTINGS_VERSION = 1
@@ -90,9 +91,25 @@ def is_human(model: str) -> bool:
     return model.startswith(HUMAN_PREFIX)
 
 
+#: an outside agent playing through ``llm-eval mcp``: ``mcp/<client name>``
+MCP_PREFIX = "mcp/"
+
+
+def is_mcp(model: str) -> bool:
+    """Whether ``model`` names an outside agent that played through MCP, ``mcp/<client>``."""
+    return model.startswith(MCP_PREFIX)
+
+
+def plays_from_outside(model: str) -> bool:
+    """People and MCP clients: their actions come from outside (a replay plays the
+    transcript's actions again)."""
+    return is_human(model) or is_mcp(model)
+
+
 def plays_without_model(model: str) -> bool:
-    """The local agents and people: no prompt, rendering or generation settings."""
-    return model in LOCAL_AGENTS or is_human(model)
+    """The local agents, people and MCP clients: no prompt, rendering or generation settings
+    (an MCP client's own model calls are not seen)."""
+    return model in LOCAL_AGENTS or plays_from_outside(model)
 
 
 class SpecError(LlmEvalError):
@@ -277,6 +294,11 @@ class Sweep(_Strict):
             if is_human(name):
                 if not _PARTICIPANT.fullmatch(name.removeprefix(HUMAN_PREFIX)):
                     raise ValueError(f"{name!r}: a participant's name is 1 to 64 letters, "
+                                     f"digits, '_', '.' or '-', starting with a letter or digit")
+                continue
+            if is_mcp(name):
+                if not _PARTICIPANT.fullmatch(name.removeprefix(MCP_PREFIX)):
+                    raise ValueError(f"{name!r}: an MCP client's name is 1 to 64 letters, "
                                      f"digits, '_', '.' or '-', starting with a letter or digit")
                 continue
             if "/" not in name:
@@ -644,6 +666,8 @@ def provider_of(model: str) -> str:
         return "local"
     if is_human(model):
         return "human"
+    if is_mcp(model):
+        return "mcp"
     from adapters import parse_model
 
     return parse_model(model).provider
