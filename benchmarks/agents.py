@@ -1,7 +1,7 @@
 """Reference agents on the shipped WorldTest tasks (WORLDTEST.md 6): the random agent (the
-floor), the simulator agent (knows the program, looks 6 actions ahead: the published study's
-difficulty reference) and the oracle (the upper reference), per task, per family and per
-world.
+floor), the simulator agent (knows the program and the current state but not the random draws
+to come, looks 6 actions ahead: the published study's difficulty reference; docs/suite-v2.md)
+and the oracle (knows everything: the upper reference), per task, per family and per world.
 
 Each task is played by the oracle and the simulator once (both are deterministic) and by the
 random agent with ``--seeds`` seeds; the table gives each agent's score (the random agent's
