@@ -1,7 +1,7 @@
 """``llm-eval serve [RUN_DIR] [--host 127.0.0.1] [--port 8000]``: people play in the browser.
 
 The parser imports nothing heavy; the handler imports Starlette and uvicorn, builds the app
-(``app.create_app``) and runs it until Ctrl-C. It binds the loopback address unless told
+(``app.create_app``) and runs it with ``server``'s settings until Ctrl-C. It binds the loopback address unless told
 otherwise, and says so when it is told otherwise. With ``--study SPEC.yaml`` it makes (or
 reloads) the study's participant links, writes them to a file beside the run store and
 prints the operator's results address.
@@ -21,11 +21,10 @@ DEFAULT_RUN_DIR = "runs/human"
 
 def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server (module docstring)."""
-    import uvicorn
-
     from ..runlock import hold_run_dir
     from ..runstore import RunStoreError
     from .app import LOOPBACK_HOSTS, ServeSettings, create_app
+    from .server import ServeServer, serve_config
     from .study import Study, StudyError, load_study_spec
 
     try:
@@ -53,8 +52,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
               f"{study.links_path} (each is {base}/p/TOKEN); results: "
               f"{base}/api/study/{study.state['operator']}/results; the runs, live: {runs} "
               f"(Ctrl-C stops)", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning",
-                access_log=False, server_header=False)
+    server = ServeServer(serve_config(create_app(settings), host=args.host, port=args.port))
+    try:
+        server.run()
+    except KeyboardInterrupt:   # the Ctrl-C that stopped it, raised again once it has
+        pass
+    if not server.started:   # uvicorn said why (the port is taken, ...)
+        print("llm-eval: error: the server did not start", file=sys.stderr)
+        return 1
     return 0
 
 

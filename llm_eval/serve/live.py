@@ -357,12 +357,17 @@ class LiveEpisodes:
         with self._lock:
             return list(self._episodes.values())
 
-    def close(self, wait: float = 10.0) -> None:
-        """Stop every episode still waiting for its person (their jobs go back to the queue,
-        unscored) and close the store."""
+    def stop_waiting(self) -> None:
+        """Refuse new episodes and stop every one still waiting for its person (their jobs
+        go back to the queue, unscored): the server is stopping, and no request may wait on
+        a person through it (a request waiting on one is answered at once)."""
         self._closed = True
         for episode in self.episodes():
             episode.agent.abandon(JobInterrupted(SERVER_STOPPED))
+
+    def close(self, wait: float = 10.0) -> None:
+        """``stop_waiting``, let the episodes record their end, and close the store."""
+        self.stop_waiting()
         for episode in self.episodes():
             if episode.thread is not None:
                 episode.thread.join(wait)

@@ -120,15 +120,15 @@ def play_whole(p: Participant, *, choice: int = 0, plan=()) -> dict:
 
 
 class LiveServer:
-    """The app under uvicorn on a free loopback port, in a thread (``url``); stopped by
-    ``stop()`` (the lifespan's shutdown runs)."""
+    """The app under uvicorn, as ``llm-eval serve`` runs it, on a free loopback port, in a
+    thread (``url``); stopped by ``stop()`` (the lifespan's shutdown runs)."""
 
     def __init__(self, run_dir: Path, **settings) -> None:
         import socket
         import threading
         import time
 
-        import uvicorn
+        from llm_eval.serve.server import ServeServer, serve_config
 
         sock = socket.socket()
         sock.bind(("127.0.0.1", 0))
@@ -136,9 +136,8 @@ class LiveServer:
         sock.close()
         self.url = f"http://127.0.0.1:{self.port}"
         app = create_app(ServeSettings(run_dir, **settings))
-        config = uvicorn.Config(app, host="127.0.0.1", port=self.port, log_level="warning",
-                                access_log=False, backlog=1024, timeout_keep_alive=30)
-        self.server = uvicorn.Server(config)
+        # the command's own settings (llm_eval.serve.server), not the test's
+        self.server = ServeServer(serve_config(app, host="127.0.0.1", port=self.port))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
         deadline = time.monotonic() + 30
