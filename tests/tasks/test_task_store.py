@@ -4,6 +4,7 @@ file and field, and that nothing of the hidden half reaches what an agent is sho
 from __future__ import annotations
 
 import json
+import math
 from collections import Counter
 
 import pytest
@@ -132,10 +133,32 @@ def test_mfp_shape_errors():
         parse_task(data, source="t.json")
 
 
+def binomial_tail(k: int, n: int, p: float) -> float:
+    """P(X >= k) for X ~ Binomial(n, p), exactly."""
+    return sum(math.comb(n, i) * p ** i * (1 - p) ** (n - i) for i in range(max(k, 0), n + 1))
+
+
+def centre_is_chance(hits: float, n: int, level: float = 0.05) -> bool:
+    """Whether ``hits`` of ``n`` tasks with the truth at the centre of their 6 options is what
+    chance (1 in 6) gives at least ``level`` of the time: the one-sided exact binomial test
+    (a tie split between options counts its share, rounded up)."""
+    return binomial_tail(math.ceil(hits - 1e-9), n, 1 / 6) >= level
+
+
+def test_the_centre_bound_is_as_tight_as_the_suites_size_allows():
+    """With the shipped suite's 43 MFP tasks, a 5% one-sided test accepts at most 11 (25.6%;
+    chance 16.7%, one standard deviation 5.7 points): a generator that puts the truth at the
+    centre a third of the time still passes 18% of the time, which is what 43 tasks can
+    tell. The old bound, chance + 2.5 standard deviations, accepted 13 (30.9%, p = 0.02)."""
+    assert centre_is_chance(8, 43) and centre_is_chance(11, 43)
+    assert not centre_is_chance(12, 43) and not centre_is_chance(13, 43)
+    assert binomial_tail(12, 43, 1 / 6) == pytest.approx(0.0445, abs=1e-4)
+
+
 def test_truth_is_not_the_option_closest_to_all_others():
     """Distractors made by editing the truth would make it the centre of the options; the
-    generator avoids that, so this heuristic does no better than chance (1 in 6, give or take
-    2.5 binomial standard deviations)."""
+    generator avoids that, so this heuristic does no better than chance (1 in 6) by a 5%
+    one-sided exact binomial test over the shipped MFP tasks (``centre_is_chance``)."""
     def distance(a, b):
         return sum(x != y for ra, rb in zip(a, b) for x, y in zip(ra, rb))
 
@@ -145,4 +168,4 @@ def test_truth_is_not_the_option_closest_to_all_others():
         centre = [i for i, v in enumerate(totals) if v == min(totals)]
         hits += (task.hidden.answer in centre) / len(centre)
     n = sum(t.family == "mfp" for t in TASKS)
-    assert hits <= n / 6 + 2.5 * (n * (1 / 6) * (5 / 6)) ** 0.5, (hits, n)
+    assert centre_is_chance(hits, n), (hits, n)
