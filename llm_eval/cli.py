@@ -480,6 +480,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_serve_parser(commands)
 
+    from .mcp.command import add_mcp_parser  # `mcp --task WORLD-FAMILY | --suite NAME`
+
+    add_mcp_parser(commands)
+
     from adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)
