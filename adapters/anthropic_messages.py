@@ -31,6 +31,7 @@ from .base import Adapter, Stopwatch, image_placeholder
 from .caching import marked_part
 from .classify import json_reply, reading_reply, scrub
 from .schemas import ANTHROPIC
+from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
                     ToolResultPart, Usage)
@@ -40,8 +41,6 @@ __all__ = ["AnthropicAdapter"]
 DEFAULT_MAX_TOKENS = 4096
 _EFFORTS = ("low", "medium", "high", "xhigh", "max")
 EPHEMERAL = {"type": "ephemeral"}
-NOT_FORCED_WITH_THINKING = ('thinking is on, and the API refuses a forced tool choice with '
-                            'thinking: sent "auto", so a reply may hold no tool call')
 
 
 class AnthropicAdapter(Adapter):
@@ -94,8 +93,9 @@ class AnthropicAdapter(Adapter):
         dropped: dict[str, str] = {}
         max_tokens = cfg.max_output_tokens or DEFAULT_MAX_TOKENS
         thinking = cfg.thinking_budget is not None and cfg.thinking_budget > 0
-        if thinking:
-            max_tokens += cfg.thinking_budget
+        if thinking:   # the rules of thinking: adapters.thinking
+            check_budget(cfg.thinking_budget, self.provider)
+            max_tokens = max_tokens_with(max_tokens, cfg.thinking_budget)
         kwargs: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
                                   "messages": messages}
         sent["max_tokens"] = max_tokens

@@ -47,13 +47,12 @@ from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  
 from .classify import (classify_status, error_fields, json_reply, malformed,  # noqa: E402
                        reading_reply, scrub)
 from .schemas import is_claude, litellm_subset  # noqa: E402
+from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with  # noqa: E402
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
 
-__all__ = ["LiteLLMAdapter", "NOT_FORCED_WITH_THINKING"]
+__all__ = ["LiteLLMAdapter"]
 
 _GEMINI = ("gemini", "vertex_ai")   # LiteLLM routes whose tool-only turns go as content null
-NOT_FORCED_WITH_THINKING = ('thinking is on, and Anthropic refuses a forced tool choice with '
-                            'thinking: sent "auto", so a reply may hold no tool call')
 
 litellm.suppress_debug_info = True
 # LiteLLM dumps the OpenAI SDK's reply object before checking its shape, so a reply of the wrong
@@ -106,6 +105,8 @@ class LiteLLMAdapter(Adapter):
                 dropped[name] = f"litellm: {self.routed_provider} does not support {name}"
         if cfg.thinking_budget == 0:
             dropped["thinking"] = "a budget of 0 means thinking off"
+        if self._claude:
+            self._claude_thinking(kwargs, sent)
         if request.tools and cfg.tool_mode == "tools":
             kwargs["tools"] = chat_tools(request, self.schema_subset)
             thinking = "thinking" in kwargs or "reasoning_effort" in kwargs
@@ -114,6 +115,23 @@ class LiteLLMAdapter(Adapter):
             if "parallel_tool_calls" in self.supported:
                 kwargs["parallel_tool_calls"] = False
         return kwargs, sent, dropped
+
+    def _claude_thinking(self, kwargs: dict[str, Any], sent: dict[str, Any]) -> None:
+        """Anthropic's rules of thinking (``adapters.thinking``) on what LiteLLM will send: the
+        budget given, or the one LiteLLM maps a ``reasoning_effort`` to; ``max_tokens`` is the
+        reply's own plus that budget, as on the anthropic route."""
+        if "thinking" in kwargs:
+            budget = kwargs["thinking"]["budget_tokens"]
+        elif "reasoning_effort" in kwargs:
+            mapped = litellm.AnthropicConfig.map_reasoning_effort(
+                kwargs["reasoning_effort"], self.model, self.routed_provider) or {}
+            budget = mapped.get("budget_tokens") or 0
+        else:
+            return
+        check_budget(budget, self.provider)
+        if budget and "max_tokens" in kwargs:
+            kwargs["max_tokens"] = sent["max_tokens"] = max_tokens_with(kwargs["max_tokens"],
+                                                                      budget)
 
     async def complete(self, request: Request) -> Response:
         kwargs, sent, dropped = self.build(request)

@@ -139,3 +139,12 @@ def test_cache_markers_on_the_stable_prefix_and_the_latest_turn_only(monkeypatch
             assert found == [(len(body["messages"]) - 1, "text")]
         else:
             assert body["system"] == "You explore a grid world."
+
+
+def test_a_thinking_budget_below_the_minimum_is_refused_before_any_call(adapter, httpx2_mock):
+    """Anthropic takes a budget of 1,024 tokens at least: a smaller one is a clear error
+    naming the setting, not a refused call."""
+    # no route is mocked: a call would fail otherwise than with this error
+    with pytest.raises(Fatal, match="thinking_budget 512 is below Anthropic's minimum") as e:
+        asyncio.run(adapter.complete(request(GenerationConfig(thinking_budget=512))))
+    assert e.value.reason == "bad_request"

@@ -39,7 +39,9 @@ def test_anthropic_via_litellm(adapter):
     assert marked == ["text"]
     assert body["thinking"] == {"type": "enabled", "budget_tokens": 2048}
     assert "seed" not in body
-    assert response.knobs_sent == {"max_tokens": 3000, "temperature": 0.3,
+    # thinking counts against max_tokens, which must exceed the budget: the reply's 3000 on top
+    assert body["max_tokens"] == 5048
+    assert response.knobs_sent == {"max_tokens": 5048, "temperature": 0.3,
                                    "thinking": {"type": "enabled", "budget_tokens": 2048}}
     assert "seed" in response.knobs_dropped
     assert read_tool_reply(response, FORMS).action == "click 2 5"
@@ -108,3 +110,25 @@ def test_errors_classified(adapter, status, verdict):
         assert caught.value.retry_after == 4.0
     assert SECRET not in str(caught.value)
 
+
+
+def test_claude_thinking_from_an_effort_gets_max_tokens_above_its_budget(adapter):
+    """LiteLLM turns a reasoning effort into a thinking budget; ``max_tokens`` must exceed it
+    (Anthropic), so the reply's own tokens go on top, as on the anthropic route."""
+    with respx.mock() as mock:
+        route = mock.post(ANTHROPIC).respond(json=messages_body(
+            calls=[("toolu_1", "left", {})], thinking="hm"))
+        response = asyncio.run(adapter.complete(request(GenerationConfig(
+            max_output_tokens=1024, reasoning_effort="high"))))
+    body = json.loads(route.calls.last.request.content)
+    budget = body["thinking"]["budget_tokens"]
+    assert budget >= 1024 and body["max_tokens"] == 1024 + budget
+    assert response.knobs_sent["max_tokens"] == 1024 + budget
+
+
+def test_a_thinking_budget_below_anthropics_minimum_is_refused_before_any_call(adapter):
+    with respx.mock(assert_all_called=False) as mock:
+        route = mock.post(ANTHROPIC).respond(json=messages_body(calls=[("t", "left", {})]))
+        with pytest.raises(Fatal, match="thinking_budget 512 is below"):
+            asyncio.run(adapter.complete(request(GenerationConfig(thinking_budget=512))))
+    assert route.call_count == 0

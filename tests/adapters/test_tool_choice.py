@@ -20,9 +20,16 @@ from adapter_sample import SECRET, request
 from provider_bodies import anthropic_error, chat_body, messages_body, responses_body
 
 from adapters import GenerationConfig, create_adapter
+from adapters.chat_format import ToolChoiceFallback
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"
 REFUSED = "Thinking may not be enabled when tool_choice forces tool use."
+
+
+@pytest.fixture(autouse=True)
+def no_remembered_refusals(monkeypatch):
+    """Refusals of ``required`` are remembered for the process: other tests' stay theirs."""
+    monkeypatch.setattr(ToolChoiceFallback, "_refused", {})
 
 
 def _litellm_body(cfg: GenerationConfig, monkeypatch) -> tuple[dict, object]:
