@@ -56,6 +56,8 @@ async def json_body(request: Request) -> dict[str, Any]:
         data = json.loads(body)
     except (ValueError, UnicodeDecodeError):
         raise ValueError("the request body is not JSON") from None
+    except RecursionError:   # nested deeper than the parser goes: the body is at fault
+        raise ValueError("the request body is nested too deeply") from None
     if not isinstance(data, dict):
         raise ValueError("the request body must be a JSON object")
     return data

@@ -59,6 +59,13 @@ MAX_OPEN_EPISODES = 1000
 MAX_OPEN_PER_PARTICIPANT = 4
 
 
+def _short(value: object, limit: int = 40) -> str:
+    """``value`` as the page is told it, cut to ``limit`` characters (a body may hold a
+    number of thousands of digits)."""
+    text = repr(value) if not isinstance(value, int) else str(value)
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text)} characters)"
+
+
 class UnknownEpisode(LlmEvalError):
     """No episode has this token."""
 
@@ -320,7 +327,7 @@ class LiveEpisodes:
         episode = self.get(token)
         agent = episode.agent
         if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-            raise OutOfTurn(f"seq must be a number from 0, got {seq!r}")
+            raise OutOfTurn(f"seq must be a number from 0, got {_short(seq)}")
         if seq < agent.next_seq:   # asked again: answered, not applied again
             given = agent.actions[seq]
             if given != text and (not isinstance(text, str) or given != " ".join(text.split())):
@@ -329,8 +336,8 @@ class LiveEpisodes:
                 return episode.view(wait=0.0)
             return episode.view(seq + 1)
         if seq > agent.next_seq:
-            raise OutOfTurn(f"action {seq} is out of turn: the next action is number "
-                            f"{agent.next_seq}")
+            raise OutOfTurn(f"action {_short(seq)} is out of turn: the next action is "
+                            f"number {agent.next_seq}")
         observation, asking = agent.wait_turn(seq, TURN_WAIT_S)
         if not asking or observation is None:
             raise OutOfTurn("the episode has ended" if episode.done else

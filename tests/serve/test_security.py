@@ -232,3 +232,50 @@ def test_every_interface_still_checks_the_host_name(tmp_path):
     assert "*" not in settings.allowed_hosts and "0.0.0.0" not in settings.allowed_hosts
     assert {"127.0.0.1", "localhost", "lab.example", socket.gethostname()} <= \
         set(settings.allowed_hosts)
+
+
+def test_a_deeply_nested_body_is_a_bad_request(server):
+    """4 KB of nested arrays (as deep as a body can nest): a 400, never a 500, whatever the
+    parser's depth limit is (tests/hostile/http/deep-json-nesting.http)."""
+    client, _ = server
+    p = Participant(client, "mallory")
+    p.start("gravity", "planning")
+    response = client.post(f"/api/episode/{p.token}/action",
+                           content=("[" * 2040 + "]" * 2040).encode(),
+                           headers={"X-CSRF-Token": p.csrf, "Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert p.refresh()["seq"] == 0
+
+
+def test_the_json_parser_running_out_of_depth_is_a_bad_request(monkeypatch):
+    """A RecursionError of the parser (the depth limit lower than the body's nesting) is the
+    request's fault: ``ValueError``, answered 400."""
+    import asyncio
+    import json
+
+    from llm_eval.serve import forms
+
+    def too_deep(_):
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON array")
+
+    monkeypatch.setattr(json, "loads", too_deep)
+
+    class Request:
+        headers = {"content-type": "application/json", "content-length": "4"}
+
+        async def stream(self):
+            yield b"[[]]"
+
+    with pytest.raises(ValueError, match="nested too deeply"):
+        asyncio.run(forms.json_body(Request()))
+
+
+def test_a_huge_sequence_number_is_out_of_turn_and_quoted_short(server):
+    client, _ = server
+    p = Participant(client, "mallory")
+    p.start("gravity", "planning")
+    response = p.send("left", seq=int("9" * 3000))
+    assert response.status_code == 409 and len(response.text) < 300, response.text[:300]
+    assert "3000 characters" in response.json()["error"]
+    response = p.send("left", seq="x" * 3000)
+    assert response.status_code == 409 and len(response.text) < 300
