@@ -95,7 +95,7 @@ def _starlette(app) -> Any:
 
 def raise_file_limit(needed: int = LIMIT_CONCURRENCY + _FILES_BESIDE) -> int:
     """Raise this process's soft limit of open files towards ``needed`` (never above the
-    hard limit); the limit now. Returns the concurrency the server can hold with it."""
+    hard limit) and return the soft limit now (``resource.RLIM_INFINITY``: none)."""
     import resource
 
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
@@ -108,8 +108,10 @@ def raise_file_limit(needed: int = LIMIT_CONCURRENCY + _FILES_BESIDE) -> int:
 
 def serve_config(app, *, host: str, port: int, **overrides) -> uvicorn.Config:
     """The uvicorn settings of ``llm-eval serve`` (module docstring)."""
+    import resource
+
     files = raise_file_limit()
-    limit = LIMIT_CONCURRENCY if files == -1 else \
+    limit = LIMIT_CONCURRENCY if files == resource.RLIM_INFINITY else \
         max(64, min(LIMIT_CONCURRENCY, files - _FILES_BESIDE))
     settings = dict(host=host, port=port, log_level="warning", access_log=False,
                     server_header=False, http=KeepAliveProtocol, ws="none",

@@ -234,3 +234,21 @@ def _recv(sock: socket.socket) -> bytes | None:
     except ConnectionResetError:
         return None
     return data if data else None
+
+
+def test_the_concurrency_limit_follows_the_open_file_limit(monkeypatch):
+    """Beyond the limit uvicorn answers 503; the limit never exceeds what the file
+    descriptors allow (else accept() fails and connections drop)."""
+    import resource
+
+    from llm_eval.serve import server
+
+    async def app(scope, receive, send):
+        pass
+
+    monkeypatch.setattr(server, "raise_file_limit", lambda: 1500)
+    assert server.serve_config(app, host="127.0.0.1", port=0).limit_concurrency == 300
+    monkeypatch.setattr(server, "raise_file_limit", lambda: resource.RLIM_INFINITY)
+    config = server.serve_config(app, host="127.0.0.1", port=0)
+    assert config.limit_concurrency == server.LIMIT_CONCURRENCY
+    assert config.timeout_keep_alive == server.KEEP_ALIVE_S > 60
