@@ -32,7 +32,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
-__all__ = ["build_cards", "format_card", "arm_spec", "card_anchor", "CardError"]
+__all__ = ["build_cards", "cards_of", "group_arms", "format_card", "arm_spec", "card_anchor",
+           "CardError"]
 
 from ..errors import LlmEvalError
 
@@ -166,26 +167,43 @@ def _from_transcripts(paths: list[Path]) -> dict[str, Any]:
 def build_cards(run_dir: str | Path, arm: str | None = None) -> list[dict[str, Any]]:
     """One card per arm of ``run_dir`` (module docstring), or only ``arm``'s."""
     from ..analysis.data import load_episodes
-    from ..analysis.stats import arm_key, by_arm
-    from ..runstore import STORE_FILE, RunStore
+    from ..analysis.stats import arm_key
 
     run_dir = Path(run_dir)
-    episodes = load_episodes([run_dir])
-    labelled = by_arm(episodes)
-    arms: dict[str, list] = defaultdict(list)
-    for original, named in zip(episodes, labelled):
-        arms[named.model].append(original)
+    arms = group_arms(load_episodes([run_dir]))
     if arm is not None and arm not in arms:
         raise CardError(f"--arm {arm}: no such arm in {run_dir} (arms: "
                         f"{', '.join(sorted(arms, key=arm_key))})")
-    with RunStore(run_dir / STORE_FILE, readonly=True) as store:
-        runs = {r["id"]: r for r in store.runs()}
-        rows = {(row.run_id, row.id): row for r in runs for row in store.jobs(r)}
+    return cards_of({arm: arms[arm]} if arm is not None else arms, str(run_dir))
+
+
+def group_arms(episodes: list) -> dict[str, list]:
+    """``episodes`` grouped by arm label (``by_arm``), each list holding the episodes as
+    loaded (their ``model`` setting unchanged)."""
+    from ..analysis.stats import by_arm
+
+    arms: dict[str, list] = defaultdict(list)
+    for original, named in zip(episodes, by_arm(episodes)):
+        arms[named.model].append(original)
+    return dict(arms)
+
+
+def cards_of(arms: dict[str, list], where: str) -> list[dict[str, Any]]:
+    """The card of each arm (label -> its episodes), in arm order; ``where`` names the run
+    directories in the rerun command."""
+    from ..analysis.stats import arm_key
+    from ..runstore import STORE_FILE, RunStore
+
+    runs: dict[str, dict] = {}
+    rows: dict[tuple[str, str], Any] = {}
+    for run_dir in _distinct(e.run_dir for chosen in arms.values() for e in chosen):
+        with RunStore(Path(run_dir) / STORE_FILE, readonly=True) as store:
+            for run in store.runs():
+                runs[run["id"]] = run
+                rows.update({(row.run_id, row.id): row for row in store.jobs(run["id"])})
     installed = _installed()
     cards = []
     for label in sorted(arms, key=arm_key):
-        if arm is not None and label != arm:
-            continue
         chosen = arms[label]
         settings = [e.settings for e in chosen]
         run_ids = _distinct(e.run_id for e in chosen)
@@ -198,10 +216,11 @@ def build_cards(run_dir: str | Path, arm: str | None = None) -> list[dict[str, A
         recorded = _from_transcripts([e.transcript for e in chosen
                                       if e.transcript is not None and e.transcript.is_file()])
         cards.append({
-            "arm": label, "anchor": card_anchor(label), "run_dir": str(run_dir),
+            "arm": label, "anchor": card_anchor(label),
+            "run_dirs": [str(d) for d in _distinct(e.run_dir for e in chosen)],
             "runs": run_ids,
             "rerun": {"command": "llm-eval run SPEC.yaml -o NEW_RUN_DIR "
-                                 f"(SPEC.yaml: this spec; llm-eval card {run_dir} --arm "
+                                 f"(SPEC.yaml: this spec; llm-eval card {where} --arm "
                                  f"'{label}' --spec SPEC.yaml writes it)",
                       "spec": spec, **_spec_check(spec, ids)},
             "versions": {"recorded": recorded["recorded_versions"], "installed": installed},
@@ -238,7 +257,7 @@ def format_card(card: dict[str, Any]) -> str:
     import yaml
 
     rerun = card["rerun"]
-    lines = [f"# arm: {card['arm']}", f"run directory: {card['run_dir']} "
+    lines = [f"# arm: {card['arm']}", f"run directory: {_line(card['run_dirs'])} "
              f"(runs {_line(card['runs'])})", "", "rerun:", f"  {rerun['command']}"]
     if rerun["exact"]:
         lines.append(f"  the spec makes exactly this arm's {rerun['jobs']} job id(s)")

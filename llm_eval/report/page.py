@@ -21,6 +21,7 @@ from ..analysis.stats import arm_key, by_arm
 from ..atomic import write_atomic
 from ..pricing import UNPRICED
 from . import plots
+from .card import card_anchor
 from .markup import Markup, join, png_uri, tag
 from .viewer import ViewerLimits, has_transcript, render_viewer
 
@@ -207,8 +208,9 @@ def _leaderboard(episodes: Sequence[Any]) -> tuple[Markup, Markup]:
         cells = [_estimate_cell(by_family.get((model, f)), model=model, family=f)
                  for f in families]
         total = overall[model]
-        rows.append(tag("tr", tag("th", model), *cells,
-                        _estimate_cell(total, model=model, family="overall"),
+        rows.append(tag("tr", tag("th", tag("a", model, href=f"#{card_anchor(model)}",
+                                            title="how to reproduce this row: its card")),
+                        *cells, _estimate_cell(total, model=model, family="overall"),
                         tag("td", total.n_done, class_="num"),
                         tag("td", total.n_context, class_="num"),
                         tag("td", total.n_infra_error, class_="num"
@@ -601,6 +603,20 @@ def _mean_text(data: Sequence[float]) -> str:
     return f"{sum(data) / len(data):.3f} (n={len(data)})" if data else "-"
 
 
+def _cards_section(episodes: Sequence[Any], run_dirs: Sequence[str | Path]) -> Markup:
+    """Each arm's reproduction card (``card.py``), the target of its leaderboard row's link."""
+    from .card import cards_of, format_card, group_arms
+
+    cards = cards_of(group_arms(list(episodes)), " ".join(str(d) for d in run_dirs))
+    return join([tag("h2", "Reproduction cards", id="cards"),
+                 tag("p", "How to run each arm again (a spec checked against its job ids) "
+                     "and where its number comes from: versions, settings, the model "
+                     "snapshot its provider reported, prices, dates, counts."),
+                 *[tag("details", tag("summary", card["arm"]),
+                       tag("pre", format_card(card)), id=card["anchor"], class_="card")
+                   for card in cards]])
+
+
 # -- the page --------------------------------------------------------------------------------
 
 def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
@@ -616,7 +632,8 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
                 ("runs", "runs"), ("leaderboard", "leaderboard"), ("unscored", "not scored"),
                 ("tasks", "per task"), ("worlds", "per world"),
                 ("scaling", "compute scaling"), ("knobs", "knob checks"),
-                ("behaviour", "behaviour"), ("viewer", "transcripts"))], " | ")),
+                ("behaviour", "behaviour"), ("cards", "reproduction cards"),
+                ("viewer", "transcripts"))], " | ")),
             _runs_section(episodes, [Path(d) for d in run_dirs], duplicates),
             leaderboard, family_plot,
             _unscored_section(episodes, limits),
@@ -625,6 +642,7 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
             _scaling_section(episodes, arms),
             _knob_section(episodes),
             _behaviour_section(arms),
+            _cards_section(episodes, run_dirs),
             tag("h2", "Transcripts", id="viewer"),
             render_viewer(episodes, limits)]
     head = tag("head", tag("meta", charset="utf-8"),

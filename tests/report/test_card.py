@@ -128,3 +128,42 @@ def test_unknown_arm_is_an_error_naming_the_arms(mixed_run, capsys):
     assert "no such arm" in capsys.readouterr().err
     assert main(["card", str(mixed_run), "--spec", "/tmp/never-written.yaml"]) == 2
     assert not Path("/tmp/never-written.yaml").exists()
+
+
+def test_report_links_each_leaderboard_row_to_its_card(mixed_run, tmp_path):
+    from html.parser import HTMLParser
+
+    from llm_eval.report.page import build_report
+
+    page = build_report([mixed_run], tmp_path / "r.html").read_text()
+    links, ids = [], {}
+
+    class Parse(HTMLParser):
+        in_board = False
+        current = None
+
+        def handle_starttag(self, name, attrs):
+            attrs = dict(attrs)
+            if name == "table" and attrs.get("class") == "leaderboard":
+                self.in_board = True
+            if self.in_board and name == "a":
+                links.append(attrs["href"])
+            if name == "details" and attrs.get("class") == "card":
+                self.current = attrs["id"]
+                ids[self.current] = ""
+
+        def handle_endtag(self, name):
+            if name == "table":
+                self.in_board = False
+            if name == "details":
+                self.current = None
+
+        def handle_data(self, data):
+            if self.current:
+                ids[self.current] += data
+
+    Parse().feed(page)
+    assert len(links) == 3
+    for link in links:
+        text = ids[link.removeprefix("#")]
+        assert "the spec makes exactly this arm's" in text and "counts:" in text
