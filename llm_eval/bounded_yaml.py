@@ -171,10 +171,35 @@ def load_bounded(text: str, loader: type[BoundedLoader] = BoundedLoader
     instance = loader(text)
     try:
         node = instance.get_single_node()
-        data = instance.construct_document(node) if node is not None else None
+        try:
+            data = instance.construct_document(node) if node is not None else None
+        except yaml.MarkedYAMLError as exc:   # e.g. a Python tag: say which setting holds it
+            exc.path = _path_at(node, exc.problem_mark)
+            raise
     finally:
         instance.dispose()
     return data, node
+
+
+def _path_at(tree: Node, mark: Any) -> tuple | None:
+    """The setting path of the node of ``tree`` that starts at ``mark``, or None."""
+    if mark is None:
+        return None
+    seen: set[int] = set()
+    stack: list[tuple[Node, tuple]] = [(tree, ())]
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        start = node.start_mark
+        if (start.line, start.column) == (mark.line, mark.column):
+            return path
+        if isinstance(node, SequenceNode):
+            stack.extend((child, (*path, i)) for i, child in enumerate(node.value))
+        elif isinstance(node, MappingNode):
+            stack.extend((value, (*path, _as_key(key))) for key, value in node.value)
+    return None
 
 
 def read_bounded(path: str | Path, max_bytes: int = MAX_BYTES) -> str:

@@ -67,7 +67,8 @@ import yaml
 from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, ValidationError,
                       ValidationInfo, field_validator, model_validator)
 
-from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounded
+from ..bounded_yaml import (BoundedLoader, BoundsError, load_bounded, read_bounded,
+                            setting_path)
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 
@@ -479,8 +480,10 @@ class Sweep(_Strict):
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+            setting = getattr(exc, "path", None)
+            where += f": {setting_path(setting)}" if setting else ""
             raise SpecError(f"{path}{where}: not valid YAML: "
-                            f"{getattr(exc, 'problem', None) or exc}") from None
+                            f"{_cut(str(getattr(exc, 'problem', None) or exc))}") from None
         return cls.from_data(data, str(path), line_of=lambda loc: _yaml_line(tree, loc))
 
     def canonical(self) -> dict[str, Any]:
