@@ -105,8 +105,8 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         print(f"{_PROG}: error: cannot listen on {args.host} port {args.port}: "
               f"{exc.strerror or exc}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        return 130
+    except KeyboardInterrupt:   # Ctrl-C, the way to stop it (uvicorn raises it again once
+        pass                    # it has shut down); the episodes were closed on the way out
     return 0
 
 

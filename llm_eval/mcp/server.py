@@ -213,7 +213,9 @@ class _Tools:
         async with player.lock:
             episode = await self._episode(player, advance=False)
             if episode is None:
-                return self._ended_queue(player)
+                ended = self._ended_queue(player)
+                return _result(f"No action was taken. {ended.content[0].text}",
+                               ended.structured_content, error=True)
             if episode.done:
                 ended = self._ended(player)
                 return _result(f"No action was taken. {ended.content[0].text}",
