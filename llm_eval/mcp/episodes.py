@@ -106,14 +106,16 @@ class McpEpisode:
         raise EpisodeBusy("the episode is still working on the last action; call observe "
                           "again")
 
-    def act(self, text: str, wait: float = TURN_WAIT_S) -> Turn:
-        """Hand ``text`` to the episode as its next action and wait for what follows."""
+    def act(self, text: str, wait: float = TURN_WAIT_S) -> tuple[Turn, Turn]:
+        """Hand ``text`` to the episode as its next action and wait for what follows;
+        returns (the turn it was taken in, the turn that follows). If the episode had
+        already ended, both are that end and nothing was taken."""
         seq = self.agent.next_seq
         before = self._turn(seq, wait)
         if before.ended:
-            return before
+            return before, before
         self.agent.give(seq, text[:MAX_ACTION_CHARS])
-        return self._turn(seq + 1, wait)
+        return before, self._turn(seq + 1, wait)
 
 
 class McpEpisodes:

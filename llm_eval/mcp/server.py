@@ -44,9 +44,11 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent, ToolAnnotations
 
 from ..agents.human import HumanInputError
-from ..errors import LlmEvalError
-from .episodes import (CLIENT_LEFT, EpisodeBusy, McpEpisode, McpEpisodes, TooManyEpisodes,
-                       Turn)
+from ..errors import ActionSyntaxError, LlmEvalError
+from ..worldtest.commands import parse_command
+from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
+from .episodes import (CLIENT_LEFT, MAX_ACTION_CHARS, EpisodeBusy, McpEpisode, McpEpisodes,
+                       TooManyEpisodes, Turn)
 from .text import briefing, observation_text, valid_actions
 
 __all__ = ["build_server", "Players", "Player", "SessionEnds", "client_name", "SERVER_NAME",
@@ -125,8 +127,31 @@ def _client_of(ctx: Context) -> str:
     return client_name(params.client_info.name if params is not None else None)
 
 
+def _invalid(before: Turn, after: Turn, action: str) -> str | None:
+    """What was wrong with ``action``, taken in ``before``, or None if it was valid. The
+    phase's own message when it is still asking (the next observation's ``invalid``);
+    when the action ended the phase (its limit of invalid actions in a row) the next
+    observation is another phase's, so the action is checked as the phase checked it: the
+    same parser against the same forms (under ``autumnbench`` the harness says, in its text)."""
+    if before.observation is None or before.observation.text is not None:
+        return None
+    if after.observation is not None and after.observation.phase == before.observation.phase:
+        return after.observation.invalid
+    try:
+        parse_command(action[:MAX_ACTION_CHARS], before.observation.actions)
+    except ActionSyntaxError as exc:
+        return (f"{exc.message}; the {before.observation.phase} phase has ended: that was "
+                f"one invalid action in a row too many (at most "
+                f"{DEFAULT_MAX_CONSECUTIVE_INVALID})")
+    return None
+
+
 class _Refused(Exception):
     """A call that cannot be served; its message goes back as the tool's error result."""
+
+
+def text_of(result: CallToolResult) -> str:
+    return "\n".join(block.text for block in result.content)
 
 
 def _result(text: str, data: dict[str, Any], *, error: bool = False) -> CallToolResult:
@@ -177,7 +202,11 @@ class _Tools:
     def _shown(self, player: Player, turn: Turn, *, instructions: bool = False,
                error: str | None = None) -> CallToolResult:
         if turn.ended:
-            return self._ended(player)
+            ended = self._ended(player)
+            if error is None:
+                return ended
+            return _result(f"Your last action was invalid: {error}\n\n{text_of(ended)}",
+                           {**ended.structured_content, "invalid": error}, error=True)
         obs = turn.observation
         first = player.shown_phase is None
         begun = instructions or obs.phase != player.shown_phase
@@ -185,10 +214,12 @@ class _Tools:
         text = observation_text(obs, instructions=begun)
         if first:   # the episode's first observation: what the agent is and does
             text = (f"Task {player.position + 1} of {self.count}.\n\n"
-                    f"{briefing(obs.frame.size)}\n\n{text}")
+                    f"{briefing(obs)}\n\n{text}")
+        if error is not None and error != obs.invalid:   # the action ended its phase
+            text = f"Your last action was invalid: {error}\n\n{text}"
         data = {**self._where(player), "done": False, "phase": obs.phase, "step": obs.step,
                 "budget_left": obs.budget_left, "valid_actions": valid_actions(obs),
-                "invalid": obs.invalid}
+                "invalid": error if error is not None else obs.invalid}
         return _result(text, data, error=error is not None)
 
     async def _session(self, ctx: Context) -> Player:
@@ -214,15 +245,14 @@ class _Tools:
             episode = await self._episode(player, advance=False)
             if episode is None:
                 ended = self._ended_queue(player)
-                return _result(f"No action was taken. {ended.content[0].text}",
+                return _result(f"No action was taken. {text_of(ended)}",
                                ended.structured_content, error=True)
             if episode.done:
                 ended = self._ended(player)
-                return _result(f"No action was taken. {ended.content[0].text}",
+                return _result(f"No action was taken. {text_of(ended)}",
                                ended.structured_content, error=True)
-            turn = await self.players.blocking(episode.act, action)
-            invalid = turn.observation.invalid if not turn.ended else None
-            return self._shown(player, turn, error=invalid)
+            before, turn = await self.players.blocking(episode.act, action)
+            return self._shown(player, turn, error=_invalid(before, turn, action))
 
     async def valid(self, ctx: Context) -> CallToolResult:
         player = await self._session(ctx)

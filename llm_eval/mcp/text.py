@@ -11,7 +11,7 @@ is the published harness's own text and its offered action strings.
 
 Everything comes from the observation, which never holds a task's hidden half, so nothing
 here can reveal an answer; the interaction phase's text never names the test that follows.
-``briefing(size)`` is the system prompt's text, said once when an episode begins.
+``briefing(obs)`` is the system prompt's text, said once when an episode begins.
 """
 
 from __future__ import annotations
@@ -35,6 +35,9 @@ _ANSWER = ("Act with the tools: `act` takes one action exactly as the valid acti
            "(e.g. `click 3 4`, `left`, `noop`); `reset` and `go_to_test` are that action by "
            "name; `observe` shows where you are and `valid_actions` what you may do now. One "
            "action is one call. An invalid action comes back as an error and is counted.")
+_HARNESS_ANSWER = ("Act with the tools: `act` takes one of the action strings offered now, "
+                   "exactly as offered (a click as `click X Y`); `reset` and `go_to_test` are "
+                   "those actions by name; `observe` shows the current text again.")
 
 
 @lru_cache(maxsize=1)
@@ -42,9 +45,13 @@ def _prompts() -> PromptSet:
     return load_prompts(PROMPT_VARIANT)
 
 
-def briefing(size: int) -> str:
-    """The system prompt's text for a ``size`` x ``size`` world, with how to use the tools."""
-    return _prompts().render("system", grid_size=size, rendering=_RENDERING,
+def briefing(obs: Observation) -> str:
+    """Said once when an episode begins: the system prompt's text for the observation's
+    world, with how to use the tools; under ``autumnbench`` only how to use them (the
+    harness's own text explains the rest, and its actions are the offered strings)."""
+    if obs.text is not None:
+        return _HARNESS_ANSWER
+    return _prompts().render("system", grid_size=obs.frame.size, rendering=_RENDERING,
                              answer_format=_ANSWER)
 
 
