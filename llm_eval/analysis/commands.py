@@ -34,12 +34,15 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import json
 import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from typing import TYPE_CHECKING
+
+from ..argtypes import integer_at_least
 
 # every ``llm-eval`` builds the parser: the store and numpy are imported when compare runs
 if TYPE_CHECKING:
@@ -300,13 +303,51 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except AnalysisError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    from ..report.side_by_side import differing_tasks, format_differences
+    from .reliability import format_reliability, reliability
+    try:
+        task_rows, arm_rows = reliability({f"A: {a_label}": a, f"B: {b_label}": b}, args.k,
+                                          seed=args.seed)
+    except AnalysisError as exc:
+        print(f"llm-eval: error: {exc}", file=sys.stderr)
+        return EXIT_INPUT
+    pairs = differing_tasks(a, b, args.match) if args.tasks is not None else []
+    if args.json:
+        print(json.dumps(_as_json(rows, task_rows, arm_rows, pairs, args), indent=2))
+        return 0
     print(format_comparison(rows, per=args.per, match=args.match))
     excluded = [(name, sum(e.is_infra_error for e in arm))
                 for name, arm in (("A", a), ("B", b))]
     if any(n for _, n in excluded):
         print("not scored (infrastructure errors): "
               + ", ".join(f"{n} in {name}" for name, n in excluded))
+    print()
+    print(format_reliability(arm_rows))
+    if args.tasks is not None:
+        print()
+        print(format_differences(pairs, args.match, limit=args.tasks or None))
     return 0
+
+
+def _as_json(rows, task_rows, arm_rows, pairs, args) -> dict:
+    """``compare --json``: the comparison rows, reliability and (with --tasks) the pairs."""
+    from dataclasses import asdict
+
+    from .reliability import reliability_json
+
+    def num(value):
+        return value if not isinstance(value, float) or math.isfinite(value) else None
+
+    data = {"match": list(args.match), "per": args.per,
+            "comparison": [{"row": label, **{k: num(v) for k, v in asdict(c).items()}}
+                           for label, c in rows],
+            "reliability": reliability_json(task_rows, arm_rows)}
+    if args.tasks is not None:
+        shown = pairs[:args.tasks] if args.tasks else pairs
+        data["tasks"] = [{**dict(zip(args.match, d.key)), "mean_a": d.mean_a,
+                          "mean_b": d.mean_b, "diff": d.diff, "job_a": d.episode_a.job_id,
+                          "job_b": d.episode_b.job_id} for d in shown]
+    return data
 
 
 def add_compare_parser(commands) -> argparse.ArgumentParser:
@@ -341,5 +382,15 @@ def add_compare_parser(commands) -> argparse.ArgumentParser:
                         help="one row per value of this setting (default: family)")
     parser.add_argument("--seed", type=int, default=0,
                         help="seed of the bootstrap and the permutations (default 0)")
+    parser.add_argument("--k", nargs="+", type=integer_at_least(1), default=[1, 2, 3],
+                        metavar="K",
+                        help="pass@k and pass^k over each task's seeds for these k "
+                             "(default 1 2 3; success: score above 0.5)")
+    parser.add_argument("--tasks", nargs="?", type=integer_at_least(0), const=10,
+                        metavar="N",
+                        help="also list the N pairs (default 10; 0: all) where the arms "
+                             "differ most, with both job ids")
+    parser.add_argument("--json", action="store_true",
+                        help="print the comparison, reliability and task list as JSON")
     parser.set_defaults(handler=cmd_compare)
     return parser

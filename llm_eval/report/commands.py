@@ -3,7 +3,8 @@
 Options: ``--max-transcripts N`` (episodes in the viewer, default 20), ``--max-steps N`` (steps
 shown per phase, default 40), ``--max-text N`` (characters per message, default 4000),
 ``--plots DIR`` (also write each plot of the page as a PNG file there, named after its
-caption: for papers and READMEs). Exit 0 when the report is written, 2 when a run directory
+caption: for papers and READMEs), ``--side-by-side ARM_A ARM_B`` (the tasks where two arms
+differ most, both episodes next to each other: ``side_by_side.py``). Exit 0 when the report is written, 2 when a run directory
 or the output cannot be used.
 """
 
@@ -37,7 +38,9 @@ def cmd_report(args: argparse.Namespace) -> int:
                           max_steps_per_phase=max(1, args.max_steps),
                           max_text_chars=max(100, args.max_text))
     try:
-        path = build_report(args.run_dirs, args.output, limits=limits)
+        path = build_report(args.run_dirs, args.output, limits=limits,
+                            side_by_side=tuple(args.side_by_side) if args.side_by_side
+                            else None)
     except LlmEvalError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -112,5 +115,8 @@ def add_report_parser(commands) -> argparse.ArgumentParser:
                         help="characters shown per message (default 4000)")
     report.add_argument("--plots", metavar="DIR",
                         help="also write each plot as a PNG file in DIR")
+    report.add_argument("--side-by-side", nargs=2, metavar=("ARM_A", "ARM_B"),
+                        help="add a view of the tasks where these two arms (as the "
+                             "leaderboard names them) differ most, episodes side by side")
     report.set_defaults(handler=cmd_report)
     return report

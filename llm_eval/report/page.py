@@ -32,6 +32,7 @@ FAMILIES = ("mfp", "cd", "planning")
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 STYLE = """
+.sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}.side{min-width:0;overflow-x:auto}
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:1200px;padding:0 1em;
 color:#222;line-height:1.35}
 h1{font-size:1.5em}h2{font-size:1.2em;border-bottom:1px solid #ccc;margin-top:2em}
@@ -603,6 +604,65 @@ def _mean_text(data: Sequence[float]) -> str:
     return f"{sum(data) / len(data):.3f} (n={len(data)})" if data else "-"
 
 
+def _reliability_section(arms: Sequence[Any]) -> Markup:
+    """pass@k and pass^k per arm (and, folded, per task) over seeds (``reliability.py``)."""
+    from ..analysis.reliability import SUCCESS_THRESHOLDS, reliability
+
+    groups: dict[str, list] = {}
+    for episode in arms:   # already relabelled by arm
+        groups.setdefault(episode.model, []).append(episode)
+    task_rows, arm_rows = reliability({k: groups[k] for k in sorted(groups, key=arm_key)})
+
+    def cell(value, interval):
+        if math.isnan(value):
+            return tag("td", "-", class_="num")
+        text = f"{value:.3f}" if math.isnan(interval[0]) else \
+            f"{value:.3f} [{interval[0]:.2f}, {interval[1]:.2f}]"
+        return tag("td", text, class_="num")
+
+    header = tag("tr", *[tag("th", h) for h in ("arm", "k", "tasks", "pass@k", "pass^k",
+                                                "tasks with fewer than k episodes")])
+    rows = [tag("tr", tag("th", r.arm), tag("td", r.k, class_="num"),
+                tag("td", r.tasks, class_="num"), cell(r.pass_at_k, r.pass_at_k_ci),
+                cell(r.pass_hat_k, r.pass_hat_k_ci), tag("td", r.skipped, class_="num"),
+                data_arm=r.arm, data_k=r.k) for r in arm_rows]
+    task_header = tag("tr", *[tag("th", h) for h in ("arm", "world", "family", "k", "n",
+                                                     "successes", "pass@k", "pass^k")])
+    task_lines = [tag("tr", tag("td", r.arm), tag("td", r.world), tag("td", r.family),
+                      tag("td", r.k, class_="num"), tag("td", r.n, class_="num"),
+                      tag("td", r.c, class_="num"), cell(r.pass_at_k, r.pass_at_k_ci),
+                      cell(r.pass_hat_k, r.pass_hat_k_ci)) for r in task_rows]
+    thresholds = ", ".join(f"{f} {t}" for f, t in SUCCESS_THRESHOLDS.items())
+    return join([tag("h2", "Reliability over seeds", id="reliability"),
+                 tag("p", "pass@k: the chance at least one of k episodes of a task succeeds; "
+                     "pass^k: that all k do (unbiased estimators over each task's n done "
+                     f"episodes). Success: a score above the family's threshold ({thresholds})."
+                     " 95% intervals: per arm clustered by world, per task over its "
+                     "episodes."),
+                 tag("table", header, *rows, class_="reliability"),
+                 tag("details", tag("summary", "per task"),
+                     tag("table", task_header, *task_lines, class_="reliability-tasks"))])
+
+
+def _side_by_side_section(arms: Sequence[Any], chosen: tuple[str, str] | None,
+                          limits: ViewerLimits) -> Markup:
+    """The two chosen arms' most different tasks, episodes side by side (``side_by_side``)."""
+    if chosen is None:
+        return Markup("")
+    from ..analysis.commands import DEFAULT_MATCH
+    from ..analysis.data import AnalysisError
+    from .side_by_side import render_side_by_side
+
+    labels = sorted({e.model for e in arms}, key=arm_key)
+    for arm in chosen:
+        if arm not in labels:
+            raise AnalysisError(f"--side-by-side {arm}: no such arm (arms: "
+                                f"{', '.join(labels)})")
+    a = [e for e in arms if e.model == chosen[0]]
+    b = [e for e in arms if e.model == chosen[1]]
+    return render_side_by_side(chosen[0], a, chosen[1], b, DEFAULT_MATCH, limits)
+
+
 def _cards_section(episodes: Sequence[Any], run_dirs: Sequence[str | Path]) -> Markup:
     """Each arm's reproduction card (``card.py``), the target of its leaderboard row's link."""
     from .card import cards_of, format_card, group_arms
@@ -620,7 +680,8 @@ def _cards_section(episodes: Sequence[Any], run_dirs: Sequence[str | Path]) -> M
 # -- the page --------------------------------------------------------------------------------
 
 def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
-                  limits: ViewerLimits | None = None, duplicates: Sequence[Any] = ()) -> str:
+                  limits: ViewerLimits | None = None, duplicates: Sequence[Any] = (),
+                  side_by_side: tuple[str, str] | None = None) -> str:
     """The report's HTML text for ``episodes`` (loaded from ``run_dirs``; ``duplicates``: the
     copies of their jobs that were left out)."""
     limits = limits or ViewerLimits()
@@ -629,13 +690,18 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
     leaderboard, family_plot = _leaderboard(arms)
     body = [tag("h1", TITLE),
             tag("nav", join([tag("a", name, href=f"#{anchor}") for anchor, name in (
-                ("runs", "runs"), ("leaderboard", "leaderboard"), ("unscored", "not scored"),
+                ("runs", "runs"), ("leaderboard", "leaderboard"),
+                ("reliability", "reliability"),
+                *((("side-by-side", "side by side"),) if side_by_side else ()),
+                ("unscored", "not scored"),
                 ("tasks", "per task"), ("worlds", "per world"),
                 ("scaling", "compute scaling"), ("knobs", "knob checks"),
                 ("behaviour", "behaviour"), ("cards", "reproduction cards"),
                 ("viewer", "transcripts"))], " | ")),
             _runs_section(episodes, [Path(d) for d in run_dirs], duplicates),
             leaderboard, family_plot,
+            _reliability_section(arms),
+            _side_by_side_section(arms, side_by_side, limits),
             _unscored_section(episodes, limits),
             _task_table(arms),
             _world_table(arms),
@@ -653,11 +719,13 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
 
 
 def build_report(run_dirs: Sequence[str | Path], output: str | Path, *,
-                 limits: ViewerLimits | None = None) -> Path:
+                 limits: ViewerLimits | None = None,
+                 side_by_side: tuple[str, str] | None = None) -> Path:
     """Load the episodes of ``run_dirs`` and write the report to ``output``; returns its path."""
     from ..analysis.data import load_episodes
 
     duplicates: list = []
     episodes = load_episodes([Path(d) for d in run_dirs], duplicates=duplicates)
-    text = render_report(episodes, run_dirs, limits=limits, duplicates=duplicates)
+    text = render_report(episodes, run_dirs, limits=limits, duplicates=duplicates,
+                         side_by_side=side_by_side)
     return write_atomic(output, text)
