@@ -94,4 +94,6 @@ def test_a_client_plays_as_the_script_agent_and_is_recorded_like_any_agent(tmp_p
     assert "reproduced 1/1" in capsys.readouterr().out
     report = tmp_path / "report.html"
     assert main(["report", str(run_dir), "-o", str(report)]) == 0
-    assert "mcp/Test-Client-2-beta" in report.read_text(encoding="utf-8")
+    html = report.read_text(encoding="utf-8")
+    # the leaderboard's arm, and its row of the behaviour measures (actions by kind)
+    assert 'data-model="mcp/Test-Client-2-beta" data-kind="reset" data-count="1"' in html
