@@ -207,10 +207,11 @@ def cards_of(arms: dict[str, list], where: str) -> list[dict[str, Any]]:
         chosen = arms[label]
         settings = [e.settings for e in chosen]
         run_ids = _distinct(e.run_id for e in chosen)
-        stored = runs[run_ids[-1]]["spec"]
+        stored = runs.get(run_ids[-1], {}).get("spec", {})
         spec = arm_spec(stored, settings, f"card-{stored.get('name', 'run')}")
         ids = {e.job_id for e in chosen}
-        job_rows = [rows[(e.run_id, e.job_id)] for e in chosen]
+        job_rows = [rows[(e.run_id, e.job_id)] for e in chosen
+                    if (e.run_id, e.job_id) in rows]
         starts = [r.started_at for r in job_rows if r.started_at]
         ends = [r.finished_at for r in job_rows if r.finished_at]
         recorded = _from_transcripts([e.transcript for e in chosen

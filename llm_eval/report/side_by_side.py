@@ -97,9 +97,9 @@ def render_side_by_side(a_label: str, a: Sequence[Any], b_label: str, b: Sequenc
         title = " ".join(f"{k}={v}" for k, v in zip(match, d.key))
         views.append(tag("details", tag("summary", f"{title}: A {d.mean_a:.3f}, B "
                                         f"{d.mean_b:.3f}"),
-                         tag("div", tag("div", tag("h4", f"A: {a_label}"),
+                         tag("div", tag("div", tag("h3", f"A: {a_label}"),
                                         render_episode(d.episode_a, limits), class_="side"),
-                             tag("div", tag("h4", f"B: {b_label}"),
+                             tag("div", tag("h3", f"B: {b_label}"),
                                  render_episode(d.episode_b, limits), class_="side"),
                              class_="sides"), class_="pair"))
     note = (f"{len(pairs)} pair(s) matched on {', '.join(match)}, largest difference first; "
