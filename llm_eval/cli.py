@@ -472,6 +472,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_card_parser(commands)
 
+    from .report.export_command import add_export_parser  # `export gif|inspect ...`
+
+    add_export_parser(commands)
+
     from .suites.command import add_suites_parser  # `suites list|show|check|freeze`
 
     add_suites_parser(commands)
