@@ -110,7 +110,10 @@ def plays_from_outside(model: str) -> bool:
 def plays_without_model(model: str) -> bool:
     """The local agents, people and MCP clients: no prompt, rendering or generation settings
     (an MCP client's own model calls are not seen)."""
-    return model in LOCAL_AGENTS or plays_from_outside(model)
+    return model in LOCAL_AGENTS or model.startswith(_OUTSIDE)   # called per value read
+
+
+_OUTSIDE = (HUMAN_PREFIX, MCP_PREFIX)
 
 
 class SpecError(LlmEvalError):
