@@ -193,11 +193,16 @@ class _Tools:
 
     def _ended(self, player: Player) -> CallToolResult:
         left = self.count - player.position - 1
-        text = (f"The episode of task {player.position + 1} of {self.count} has ended and is "
-                f"recorded. " + (f"{left} more task{'s' if left != 1 else ''}: call observe to "
-                                 f"begin the next one." if left else
-                                 "That was the last task: there is nothing more to play."))
-        return _result(text, {**self._where(player), "done": True, "more": left > 0})
+        outcome = player.episode.outcome if player.episode is not None else None
+        failed = outcome is not None and outcome.status != "done"
+        how = (f"could not be played to its end ({outcome.status}: {outcome.error}); it is "
+               f"recorded, unscored" if failed else "has ended and is recorded")
+        text = (f"The episode of task {player.position + 1} of {self.count} {how}. "
+                + (f"{left} more task{'s' if left != 1 else ''}: call observe to begin the "
+                   f"next one." if left else "That was the last task: there is nothing more "
+                                             "to play."))
+        return _result(text, {**self._where(player), "done": True, "more": left > 0},
+                       error=failed)
 
     def _shown(self, player: Player, turn: Turn, *, instructions: bool = False,
                error: str | None = None) -> CallToolResult:

@@ -138,3 +138,23 @@ def test_autumnbench_shows_the_harness_text_and_offered_strings(tmp_path):
     ("a" * 100, "a" * 64), ("-x-", "x"), ("v1.2_beta", "v1.2_beta")])
 def test_client_names_become_agent_names(raw, name):
     assert client_name(raw) == name
+
+
+def test_an_episode_that_fails_is_reported_as_such_not_as_played(tmp_path, monkeypatch):
+    from llm_eval.mcp import episodes as module
+    from llm_eval.sweep.job import JobOutcome
+
+    monkeypatch.setattr(module, "execute_job",
+                        lambda *args, **kwargs: JobOutcome("failed", error="OSError: disk full"))
+    episodes, server = _serve(tmp_path, [("gravity", "cd")])
+
+    async def run():
+        async with _client(server) as c:
+            return await c.call_tool("observe", {})
+
+    result = anyio.run(run)
+    episodes.close()
+    assert result.is_error and result.structured_content["done"] is True
+    assert "could not be played to its end (failed: OSError: disk full)" in text_of(result)
+    (row,) = jobs(tmp_path)
+    assert row.status == "failed" and row.error == "OSError: disk full"
