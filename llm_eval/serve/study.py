@@ -41,6 +41,7 @@ from pydantic import (BaseModel, ConfigDict, Field, ValidationError, field_valid
                       model_validator)
 
 from ..atomic import write_atomic
+from ..bounded_yaml import load_bounded, read_bounded
 from ..errors import LlmEvalError
 from .security import new_token, same_token
 
@@ -113,7 +114,7 @@ def load_study_spec(path: str | Path) -> StudySpec:
     """Read and validate a study spec (``StudyError`` naming the file and field)."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data, _ = load_bounded(read_bounded(path))
     except OSError as exc:
         raise StudyError(f"{path}: cannot read the study spec: {exc.strerror or exc}") from None
     except (yaml.YAMLError, UnicodeDecodeError) as exc:

@@ -203,3 +203,21 @@ def test_a_double_click_on_start_opens_one_episode(tmp_path):
         assert {a.status_code for a in answers} == {303}
         assert len({a.headers["location"] for a in answers}) == 1
         assert len(client.app.state.episodes.episodes()) == 1
+
+
+def test_an_alias_bomb_in_a_study_spec_is_refused_as_it_is_read(tmp_path):
+    """A few hundred bytes of aliases standing for billions of task names are refused while
+    the YAML is composed (llm_eval.bounded_yaml), not expanded."""
+    import time
+
+    lines = ["name: pilot", "seed: 1", "participants: 2", "tasks_per_participant: 1",
+             "a0: &a0 [warehouse-mfp, warehouse-mfp, warehouse-mfp, warehouse-mfp]"]
+    for i in range(1, 12):
+        lines.append(f"a{i}: &a{i} [" + ", ".join([f"*a{i - 1}"] * 8) + "]")
+    lines.append("tasks: *a11")
+    path = tmp_path / "bomb.yaml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    start = time.process_time()
+    with pytest.raises(StudyError, match=r"bomb\.yaml: not valid YAML"):
+        load_study_spec(path)
+    assert time.process_time() - start < 5
