@@ -24,6 +24,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from types import SimpleNamespace
 
 import anthropic
 import anthropic.types
@@ -75,9 +76,19 @@ def claude_error(type_: str, message: str, error_code: str | None = None, *,
     return body
 
 
+# The clock classify reads while these tests run (``_frozen_clock``): reset headers are
+# absolute times, so a wait measured against a moving clock would depend on the machine's load.
+NOW = datetime(2026, 3, 2, 12, 0, 0, tzinfo=timezone.utc)
+
+
 def _in(seconds: int) -> str:
-    when = datetime.now(timezone.utc).replace(microsecond=0) + timedelta(seconds=seconds)
+    when = NOW + timedelta(seconds=seconds)
     return when.isoformat().replace("+00:00", "Z")
+
+
+@pytest.fixture(autouse=True)
+def _frozen_clock(monkeypatch):
+    monkeypatch.setattr("adapters.classify.time", SimpleNamespace(time=NOW.timestamp))
 
 
 QUOTA_TEXT = ("You exceeded your current quota, please check your plan and billing details. "
@@ -289,8 +300,8 @@ def test_each_documented_error_gets_its_verdict(row, monkeypatch):
     if row.verdict == "rate_limited":
         if row.wait is None:
             assert verdict.retry_after is None
-        else:   # reset times are absolute: a second's slack for the clock moving on
-            assert verdict.retry_after == pytest.approx(row.wait, abs=1.0)
+        else:   # reset times are read against the frozen clock (_frozen_clock)
+            assert verdict.retry_after == pytest.approx(row.wait)
     assert SECRET not in verdict.message
 
 
