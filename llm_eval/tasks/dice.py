@@ -122,7 +122,8 @@ def mfp_distribution(task: MFPTask, states: list[int], answer: int) -> MfpDistri
                            len(states), answer)
 
 
-PLAN_LIMITS_EXPANDED = 2_000   # states one search of the blind planner may expand
+PLAN_LIMITS_EXPANDED = 2_000   # states one search of the blind planner may expand ...
+PLAN_EPISODE_EXPANDED = 12_000  # ... and all its searches in one redraw (then it has failed)
 
 
 def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
@@ -137,7 +138,9 @@ def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
     predicted (goal distance, ``agents.search.goal_distance``), and searches again (a new
     sample, the horizon left) at the first frame that is further away: draws that do not
     matter to the goal do not cost a search. When a search finds no plan it waits one step
-    (``noop``) for the draws to change the world."""
+    (``noop``) for the draws to change the world. Its work is counted, never timed: a search
+    expands at most ``PLAN_LIMITS_EXPANDED`` states, a redraw's searches together at most
+    ``PLAN_EPISODE_EXPANDED`` (past that, the redraw counts as not reached)."""
     from ..agents.search import SearchLimits, goal_distance, search_plan
     from .trajectory import same_on
 
@@ -149,14 +152,18 @@ def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
     goal = tuple(tuple(row) for row in p.goal)
     cells = tuple((x, y) for y, row in enumerate(p.mask) for x, m in enumerate(row) if m)
     plan: list[tuple[str, int | None]] = []
-    searches = 0
+    searches = expanded = 0
     for step in range(1, p.horizon + 1):
         if not plan:
+            if expanded >= PLAN_EPISODE_EXPANDED:
+                break
             real = world.snapshot()
             redraw(world, dice.randrange(1, RNG_MODULUS))
             sampled = world.snapshot()
-            found = search_plan(world, p.goal, p.mask, p.horizon - step + 1, limits).plan
+            result = search_plan(world, p.goal, p.mask, p.horizon - step + 1, limits)
+            found = result.plan
             searches += 1
+            expanded += result.expanded
             if found:
                 world.restore(sampled)
                 plan = [(a, goal_distance(world.step(a)[0], goal, cells)) for a in found]
