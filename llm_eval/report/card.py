@@ -188,9 +188,11 @@ def group_arms(episodes: list) -> dict[str, list]:
     return dict(arms)
 
 
-def cards_of(arms: dict[str, list], where: str) -> list[dict[str, Any]]:
+def cards_of(arms: dict[str, list], where: str, *,
+             installed: bool = True) -> list[dict[str, Any]]:
     """The card of each arm (label -> its episodes), in arm order; ``where`` names the run
-    directories in the rerun command."""
+    directories in the rerun command. ``installed`` False leaves out what is installed here
+    (the report: the same runs give the same bytes whatever commit the checkout is at)."""
     from ..analysis.stats import arm_key
     from ..runstore import STORE_FILE, RunStore
 
@@ -201,7 +203,7 @@ def cards_of(arms: dict[str, list], where: str) -> list[dict[str, Any]]:
             for run in store.runs():
                 runs[run["id"]] = run
                 rows.update({(row.run_id, row.id): row for row in store.jobs(run["id"])})
-    installed = _installed()
+    here = _installed() if installed else None
     cards = []
     for label in sorted(arms, key=arm_key):
         chosen = arms[label]
@@ -224,7 +226,7 @@ def cards_of(arms: dict[str, list], where: str) -> list[dict[str, Any]]:
                                  f"(SPEC.yaml: this spec; llm-eval card {where} --arm "
                                  f"'{label}' --spec SPEC.yaml writes it)",
                       "spec": spec, **_spec_check(spec, ids)},
-            "versions": {"recorded": recorded["recorded_versions"], "installed": installed},
+            "versions": {"recorded": recorded["recorded_versions"], "installed": here},
             "settings": {key: _distinct(s[key] for s in settings if key in s)
                          for key in CARD_SETTINGS if any(key in s for s in settings)},
             "model": {"as_sent": recorded["model_sent"],
@@ -270,7 +272,9 @@ def format_card(card: dict[str, Any]) -> str:
     lines += ["    " + line for line in
               yaml.safe_dump(rerun["spec"], sort_keys=True).splitlines()]
     lines += ["", "versions recorded by the run: " + _line(card["versions"]["recorded"]),
-              "installed where this card was made: " + _line(card["versions"]["installed"]),
+              *(["installed where this card was made: "
+                 + _line(card["versions"]["installed"])]
+                if card["versions"]["installed"] is not None else []),
               "", "model setting: " + _line(card["model"]["setting"]),
               "model id as sent (calls): " + _line(card["model"]["as_sent"]),
               "snapshot the provider reported (calls): "

@@ -667,7 +667,8 @@ def _cards_section(episodes: Sequence[Any], run_dirs: Sequence[str | Path]) -> M
     """Each arm's reproduction card (``card.py``), the target of its leaderboard row's link."""
     from .card import cards_of, format_card, group_arms
 
-    cards = cards_of(group_arms(list(episodes)), " ".join(str(d) for d in run_dirs))
+    cards = cards_of(group_arms(list(episodes)), " ".join(str(d) for d in run_dirs),
+                     installed=False)
     return join([tag("h2", "Reproduction cards", id="cards"),
                  tag("p", "How to run each arm again (a spec checked against its job ids) "
                      "and where its number comes from: versions, settings, the model "

@@ -1,7 +1,8 @@
 """The transcript viewer: each episode as nested ``<details>`` (no script), step by step.
 
 Per episode: job, model, task, status, score, settings, and any error; per phase its steps;
-per step the observation frame as a PNG (rendered from the observation the agent got, masked
+an animated player (an APNG of every frame with its phase, step and action, up to
+``PLAYER_MAX_BYTES``; ``export_gif.py``, no script); per step the observation frame as a PNG (rendered from the observation the agent got, masked
 cells hatched), the model calls (the last user message of the request, the response text,
 thinking and tool calls, the invalid reply if any, usage and cost, the images sent, read from
 ``images/<sha256>.png`` beside the transcript), and the action with its validity and message.
@@ -345,6 +346,27 @@ def _score_text(score: Any) -> str:
     return f"{score:.3f}" if _number(score) is not None else "-"
 
 
+PLAYER_MAX_BYTES = 400_000   # an episode's animation embedded in the page, at most
+
+
+def _player(path: Path) -> Markup:
+    """The episode as an animated PNG (``export_gif``: every frame with its phase, step and
+    action), played by the browser with no script; a note instead when it would be larger
+    than ``PLAYER_MAX_BYTES`` or there is no frame to draw."""
+    from .export_gif import ExportError, animate, episode_frames
+
+    try:
+        data = animate(episode_frames(path), "png")
+    except ExportError:
+        return tag("div", "(no frames to animate)", class_="meta")
+    if len(data) > PLAYER_MAX_BYTES:
+        return tag("div", f"animation left out ({len(data) / 1e3:.0f} kB): llm-eval export "
+                          f"gif {path.name} -o episode.gif", class_="meta")
+    return tag("details", tag("summary", "watch the episode"),
+               tag("img", src=png_uri(data), alt=f"animation of {path.name}",
+                   class_="player"), class_="player")
+
+
 def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
     """One episode's ``<details>``: summary line, settings, errors, then its phases."""
     from ..transcripts import TranscriptError, TranscriptStream
@@ -390,6 +412,7 @@ def render_episode(episode: Any, limits: ViewerLimits) -> Markup:
         body.append(tag("div", f"the transcript's last line ({stream.torn}) is torn",
                         class_="meta"))
     body.extend(errors)
+    body.append(_player(path))
     images_dir = path.parent / "images"
     body.extend(_phase(phase, images_dir, limits) for phase in phases)
     return tag("details", summary, *body, class_="episode")

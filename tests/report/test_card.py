@@ -167,3 +167,18 @@ def test_report_links_each_leaderboard_row_to_its_card(mixed_run, tmp_path):
     for link in links:
         text = ids[link.removeprefix("#")]
         assert "the spec makes exactly this arm's" in text and "counts:" in text
+
+
+def test_the_report_cards_do_not_depend_on_the_checkout(mixed_run, monkeypatch, tmp_path):
+    """The report's cards leave out what is installed here (llm-eval card shows it): a
+    commit made in the checkout between two reports must not change their bytes."""
+    import llm_eval.report.card as card_module
+    from llm_eval.report.page import build_report
+
+    monkeypatch.setattr(card_module, "_git_commit", lambda: "a" * 40)
+    first = build_report([mixed_run], tmp_path / "a.html").read_bytes()
+    monkeypatch.setattr(card_module, "_git_commit", lambda: "b" * 40)
+    assert build_report([mixed_run], tmp_path / "b.html").read_bytes() == first
+    assert b"a" * 40 not in first
+    (card,) = build_cards(mixed_run, "oracle")
+    assert card["versions"]["installed"]["git_commit"] == "b" * 40

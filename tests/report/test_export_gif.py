@@ -97,3 +97,22 @@ def test_a_run_directory_needs_job_when_it_holds_several(tmp_path, capsys):
     assert main(["export", "gif", str(tmp_path / "run"), "--job", job, "-o",
                  str(tmp_path / "a.gif")]) == 0
     assert Image.open(tmp_path / "a.gif").n_frames > 1
+
+
+def test_the_viewer_plays_each_episode_as_an_animated_png(tmp_path):
+    import base64
+    import re
+
+    from llm_eval.analysis.data import load_episodes
+    from llm_eval.report.page import build_report
+    from llm_eval.sweep import Sweep, run_sweep
+
+    run_sweep(Sweep.from_data({"models": ["oracle"], "worlds": ["warehouse"],
+                               "families": ["cd"], "seeds": [1]}, "test"), tmp_path / "run")
+    (episode,) = load_episodes([tmp_path / "run"])
+    page = build_report([tmp_path / "run"], tmp_path / "r.html").read_text()
+    found = re.findall(r'<img src="data:image/png;base64,([^"]+)" alt="animation of ', page)
+    assert len(found) == 1
+    image = Image.open(io.BytesIO(base64.b64decode(found[0])))
+    assert image.is_animated
+    assert image.n_frames == len(list(episode_frames(episode.transcript)))
