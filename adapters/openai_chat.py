@@ -5,11 +5,15 @@ Knobs: ``max_completion_tokens``, ``temperature``, ``seed``, ``reasoning_effort`
 ``thinking_budget`` (OpenAI takes an effort, not a token budget). Messages, tool calls sent
 back with the provider's own fields, and the ``tool_choice`` fallback for servers that refuse
 ``"required"``: ``chat_format``. Tools: strict, bounds kept, on OpenAI's own API; the portable
-subset at a base URL (``schemas``).
+subset at a base URL (``schemas``). ``parallel_tool_calls: false``, except to OpenAI's o-series
+reasoning models (o1, o3, o3-mini, o3-pro, o4-mini), which refuse the parameter on Chat
+Completions ("Unsupported parameter: 'parallel_tool_calls' is not supported with this model"):
+left out and said in ``knobs_dropped``; an extra call is answered with an error result.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import openai
@@ -24,6 +28,11 @@ from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, u
 from .types import ProviderError, Request, Response, Usage
 
 __all__ = ["OpenAIChatAdapter"]
+
+# o1, o3, o3-mini, o3-pro, o4-mini and their snapshots (also fine-tuned or behind a proxy prefix)
+_O_SERIES = re.compile(r"^(?:ft:)?o\d")
+NO_PARALLEL_KNOB = ("OpenAI's o-series models refuse parallel_tool_calls on Chat Completions: "
+                    "left out, an extra call is answered with an error result")
 
 
 class OpenAIChatAdapter(Adapter):
@@ -48,7 +57,10 @@ class OpenAIChatAdapter(Adapter):
         if request.tools and cfg.tool_mode == "tools":
             kwargs["tools"] = chat_tools(request, self.schema_subset)
             self._tool_choice.apply(kwargs, dropped)
-            kwargs["parallel_tool_calls"] = False
+            if _O_SERIES.match(self.model.rpartition("/")[2]):
+                dropped["parallel_tool_calls"] = NO_PARALLEL_KNOB
+            else:
+                kwargs["parallel_tool_calls"] = False
         if key := prompt_cache_key(request, self.options):
             kwargs["prompt_cache_key"] = key
         if cfg.max_output_tokens is not None:
