@@ -91,3 +91,48 @@ def test_without_inspect_ai_the_command_says_how_to_install_it(run, tmp_path, mo
     assert main(["export", "inspect", str(run), "-o", str(tmp_path / "logs")]) == 2
     assert "pip install 'llm-eval[inspect]'" in capsys.readouterr().err
     assert not (tmp_path / "logs").exists()
+
+
+def test_inspect_view_serves_the_log_and_shows_a_samples_messages(run, tmp_path):
+    """``inspect view`` (inspect_ai's own viewer) opens the exported log: in headless
+    chromium the model episode's sample shows its system prompt and tool answers."""
+    import shutil
+    import socket
+    import subprocess
+    import time
+    import urllib.request
+
+    from report_fixtures import CHROMIUM
+
+    from llm_eval.report.export_inspect import export_inspect
+
+    playwright = pytest.importorskip("playwright.sync_api")
+    inspect_bin = shutil.which("inspect")
+    if CHROMIUM is None or inspect_bin is None:
+        pytest.skip("needs chromium and inspect_ai's inspect command")
+    paths = export_inspect(run, tmp_path / "logs")
+    name = next(p.name for p in paths if "smollm2" in p.name)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen([inspect_bin, "view", "--log-dir", str(tmp_path / "logs"),
+                               "--port", str(port)], stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(150):
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/logs", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
+        with playwright.sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(f"http://127.0.0.1:{port}/#/logs/{name}", wait_until="networkidle")
+            page.get_by_text("You are an agent exploring").first.wait_for(timeout=30000)
+            text = page.inner_text("body")
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+    assert "warehouse-planning seed 1" in text and "action: click" in text
