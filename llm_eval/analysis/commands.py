@@ -20,7 +20,10 @@
 - Output. An aligned table with one row per value of ``--per`` (default family) and an
   overall row: pairs, mean A, mean B, the difference B - A, its 95% interval (bootstrap
   clustered by world) and the sign-flip permutation p-value with its method
-  (``stats.paired_comparison``); then the episodes left unmatched.
+  (``stats.paired_comparison``); then the episodes left unmatched; then pass@k and pass^k
+  over seeds per arm (``--k``, default 1 2 3; ``reliability.py``); with ``--tasks [N]`` the
+  N pairs where the arms differ most (``report.side_by_side``). ``--json`` prints all of it
+  as JSON instead.
 
 Exit 0 after printing; 2 (and nothing printed on stdout) when an input is unusable: a path
 that is not a run directory; a selection that matches no episode (named, with the values the

@@ -5,7 +5,10 @@ digest from the transcript headers); the leaderboard (model x mfp / cd / plannin
 overall, mean with its 95% CI and n, infrastructure errors and failures counted apart); the
 plots; the per-task table; compute scaling (curves and the helps / flat / hurts count); the
 knob checks (a warning for a knob that did not change what the provider did); behaviour
-measures; the transcript viewer. No script, no external URL: CSS inline, images as ``data:``
+measures; pass@k and pass^k over seeds (``analysis.reliability``); with ``side_by_side``
+the tasks where two arms differ most, their episodes next to each other
+(``side_by_side.py``); each arm's reproduction card (``card.py``), which its leaderboard row
+links to; the transcript viewer. No script, no external URL: CSS inline, images as ``data:``
 URIs, the viewer in ``<details>``; a Content-Security-Policy forbids anything else anyway.
 Every piece of text reaches the page through ``markup.tag`` (escaped).
 """
