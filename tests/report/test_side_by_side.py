@@ -110,3 +110,18 @@ def test_model_text_in_the_side_by_side_view_is_escaped(hostile_run, tmp_path):
     page = tmp_path / "side.html"
     page.write_text(text, encoding="utf-8")
     check_dom(dump_dom(page, tmp_path / "profile"))
+
+
+def test_compare_json_lists_the_same_pairs(random_oracle_run, capsys):
+    import json
+
+    args = ["compare", str(random_oracle_run), "--a", "model=random", "--b", "model=oracle"]
+    assert main(args + ["--tasks", "3", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    episodes = {e.job_id: e for e in load_episodes([random_oracle_run])}
+    pairs = differing_tasks([e for e in episodes.values() if e.model == "random"],
+                            [e for e in episodes.values() if e.model == "oracle"],
+                            DEFAULT_MATCH)
+    assert [(t["job_a"], t["job_b"]) for t in data["tasks"]] == \
+        [(d.episode_a.job_id, d.episode_b.job_id) for d in pairs[:3]]
+    assert all(t["diff"] == t["mean_b"] - t["mean_a"] for t in data["tasks"])
