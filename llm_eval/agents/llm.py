@@ -73,7 +73,7 @@ from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
-from .prompts import PromptSet, load_prompts
+from .prompts import PromptSet, cells_text, load_prompts, observation_header
 
 __all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS", "context_window_of",
            "prefix_stability"]
@@ -116,10 +116,6 @@ class _Turn:
     assistant: Message | None = None
     images: tuple[ImagePart, ...] = field(default_factory=tuple)
     message: Message | None = None  # as sent once past, when not the first turn kept
-
-
-def _cells_text(cells) -> str:
-    return " ".join(f"({x},{y})" for x, y in cells)
 
 
 class LLMAgent:
@@ -253,7 +249,7 @@ class LLMAgent:
             notes.append(f"Your last action was invalid: {obs.invalid}")
         if obs.message:
             notes.append(obs.message)
-        header = "\n".join([*notes, self._header(obs)])
+        header = "\n".join([*notes, observation_header(obs)])
         frame_text, full_text, images = self._frame(obs)
         if len(obs.frames) > 1:      # ticks_per_action > 1: every intermediate frame is shown
             ticks = self._ticks(obs)
@@ -306,7 +302,7 @@ class LLMAgent:
                 by_colour: dict[str, list[tuple[int, int]]] = {}
                 for x, y in view.goal_cells:
                     by_colour.setdefault(view.goal.grid[y][x], []).append((x, y))
-                goal = "\n".join(f"- {colour}: {_cells_text(cells)}"
+                goal = "\n".join(f"- {colour}: {cells_text(cells)}"
                                  for colour, cells in sorted(by_colour.items()))
                 return self.prompts.render("planning", horizon=view.horizon, actions=actions,
                                            goal=goal, goal_count=len(view.goal_cells))
@@ -323,33 +319,6 @@ class LLMAgent:
             lines.append(f"step {i}: action `{action}` -> frame {i + 1}: "
                          f"{render_diff(after, before)}")
         return "\n".join(lines)
-
-    def _header(self, obs: Observation) -> str:
-        size = obs.frame.size
-        match obs.phase:
-            case "interaction":
-                return (f"Interaction phase: {obs.step} actions taken, {obs.budget_left} left. "
-                        f"Grid {size} x {size}.")
-            case "mfp":
-                last = len(obs.mfp.frames) - 1
-                hidden = (" Cells shown as `transparent` are hidden: "
-                          f"{_cells_text(obs.masked)}." if obs.masked else "")
-                return (f"Masked-frame prediction: watching frame {obs.mfp.watching} of 0..{last}"
-                        f"; {obs.budget_left} actions left.{hidden}")
-            case "cd":
-                cd = obs.cd
-                if cd.declared:
-                    return (f"Change detection: declared. Browsing run {cd.run}, frames "
-                            f"0..{len(cd.frames) - 1}; watching frame {cd.watching}. "
-                            f"{obs.budget_left} actions left.")
-                allowed = ("`declare` is allowed" if cd.run_steps >= cd.declare_after
-                           else f"`declare` is allowed after {cd.declare_after} steps")
-                return (f"Change detection: run {cd.run}, frame {cd.run_steps} of this run; "
-                        f"{allowed}; {obs.budget_left} actions left.")
-            case "planning":
-                return (f"Planning: {obs.step} actions taken, {obs.budget_left} left of "
-                        f"{obs.planning.horizon}.")
-        return f"{obs.phase}: step {obs.step}, {obs.budget_left} actions left."
 
     def _frame(self, obs: Observation) -> tuple[str, str, tuple[ImagePart, ...]]:
         """(the frame as sent, the same without a diff, images)."""

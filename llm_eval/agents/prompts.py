@@ -24,6 +24,7 @@ from pathlib import Path
 from ..errors import LlmEvalError
 
 __all__ = ["PromptSet", "PromptError", "load_prompts", "prompt_variants", "TEMPLATES",
+           "observation_header", "cells_text",
            "PLACEHOLDERS"]
 
 PLACEHOLDERS: dict[str, frozenset[str]] = {
@@ -114,3 +115,40 @@ def load_prompts(variant: str = "default", root: Path | None = None) -> PromptSe
                               f"{name}.md: {', '.join(sorted(PLACEHOLDERS[name]))}")
         texts[name] = text
     return PromptSet(variant, texts)
+
+
+def cells_text(cells) -> str:
+    """Cells as the prompts write them: ``(x,y) (x,y) ...``."""
+    return " ".join(f"({x},{y})" for x, y in cells)
+
+
+def observation_header(obs) -> str:
+    """The line above each frame shown to a model or an outside agent: the phase, the step and
+    the actions left (and, by phase, the MFP frame watched and its hidden cells, the CD run
+    and whether ``declare`` is allowed, the planning horizon). ``obs`` is a worldtest
+    ``Observation``."""
+    size = obs.frame.size
+    match obs.phase:
+        case "interaction":
+            return (f"Interaction phase: {obs.step} actions taken, {obs.budget_left} left. "
+                    f"Grid {size} x {size}.")
+        case "mfp":
+            last = len(obs.mfp.frames) - 1
+            hidden = (" Cells shown as `transparent` are hidden: "
+                      f"{cells_text(obs.masked)}." if obs.masked else "")
+            return (f"Masked-frame prediction: watching frame {obs.mfp.watching} of 0..{last}"
+                    f"; {obs.budget_left} actions left.{hidden}")
+        case "cd":
+            cd = obs.cd
+            if cd.declared:
+                return (f"Change detection: declared. Browsing run {cd.run}, frames "
+                        f"0..{len(cd.frames) - 1}; watching frame {cd.watching}. "
+                        f"{obs.budget_left} actions left.")
+            allowed = ("`declare` is allowed" if cd.run_steps >= cd.declare_after
+                       else f"`declare` is allowed after {cd.declare_after} steps")
+            return (f"Change detection: run {cd.run}, frame {cd.run_steps} of this run; "
+                    f"{allowed}; {obs.budget_left} actions left.")
+        case "planning":
+            return (f"Planning: {obs.step} actions taken, {obs.budget_left} left of "
+                    f"{obs.planning.horizon}.")
+    return f"{obs.phase}: step {obs.step}, {obs.budget_left} actions left."

@@ -27,7 +27,6 @@ episode (which takes milliseconds per step), not the episode.
 
 from __future__ import annotations
 
-import logging
 import threading
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,7 +35,7 @@ from typing import Any
 from ..agents.human import HumanAgent
 from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, RunStore
-from ..sweep.job import JobInterrupted, JobOutcome, execute_job
+from ..sweep.job import JobInterrupted, JobOutcome, play_and_record
 from ..sweep.spec import MCP_PREFIX, Job, SpecError, Sweep, job_id
 from ..transcripts.io import transcript_name
 from ..worldtest.observation import Observation
@@ -45,7 +44,6 @@ __all__ = ["McpEpisodes", "McpEpisode", "Turn", "EpisodeBusy", "TooManyEpisodes"
            "MAX_ACTION_CHARS", "TURN_WAIT_S", "MAX_OPEN_EPISODES", "CLIENT_LEFT",
            "SERVER_STOPPED", "task_template"]
 
-_LOG = logging.getLogger(__name__)
 TRANSCRIPTS_DIR = "transcripts"
 #: an action longer than this is cut before it reaches the phase (no valid action is
 #: longer than a few dozen characters, so a cut action is invalid all the same, and counted)
@@ -187,26 +185,9 @@ class McpEpisodes:
         return episode
 
     def _play(self, episode: McpEpisode, sweep: Sweep) -> None:
-        try:
-            outcome = execute_job(episode.job, sweep, episode.transcript, run_id=episode.run_id,
-                                  player=episode.agent)
-        except Exception as exc:   # execute_job does not raise; be sure the store hears
-            outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
-        try:
-            with self._store_lock:
-                if outcome.status == "done":
-                    self.store.finish(episode.run_id, episode.job.id, score=outcome.score,
-                                      raw_reward=outcome.raw_reward, ended=outcome.ended)
-                elif outcome.status == "interrupted":
-                    self.store.stopped(episode.run_id, episode.job.id,
-                                       outcome.error or "stopped")
-                else:
-                    self.store.fail(episode.run_id, episode.job.id, "failed",
-                                    outcome.error or "failed")
-        except Exception as exc:   # a client must not wait for ever on a store that failed
-            _LOG.exception("episode %s: the run store could not record its end", episode.job.id)
-            outcome = JobOutcome("failed", error=f"the run store could not record the "
-                                                 f"episode's end: {type(exc).__name__}: {exc}")
+        outcome = play_and_record(episode.job, sweep, episode.transcript,
+                                  run_id=episode.run_id, player=episode.agent,
+                                  store=self.store, store_lock=self._store_lock)
         episode.outcome = outcome
         episode.agent.close()
 

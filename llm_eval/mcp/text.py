@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 
-from ..agents.prompts import PromptSet, load_prompts
+from ..agents.prompts import PromptSet, cells_text, load_prompts, observation_header
 from ..render import render_compact
 from ..render.diff import render_diff
 from ..worldtest.observation import Observation
@@ -60,10 +60,6 @@ def valid_actions(obs: Observation) -> list[str]:
     if obs.text is not None:
         return list(obs.offered)
     return [f"{f.text()}: {f.help}" if f.help else f.text() for f in obs.actions]
-
-
-def _cells(cells) -> str:
-    return " ".join(f"({x},{y})" for x, y in cells)
 
 
 def _forms(obs: Observation) -> str:
@@ -111,39 +107,11 @@ def _instructions(obs: Observation) -> str:
             by_colour: dict[str, list[tuple[int, int]]] = {}
             for x, y in view.goal_cells:
                 by_colour.setdefault(view.goal.grid[y][x], []).append((x, y))
-            goal = "\n".join(f"- {colour}: {_cells(cells)}"
+            goal = "\n".join(f"- {colour}: {cells_text(cells)}"
                              for colour, cells in sorted(by_colour.items()))
             return prompts.render("planning", horizon=view.horizon, actions=actions, goal=goal,
                                   goal_count=len(view.goal_cells))
     raise ValueError(f"unknown phase {obs.phase!r}")
-
-
-def _header(obs: Observation) -> str:
-    size = obs.frame.size
-    match obs.phase:
-        case "interaction":
-            return (f"Interaction phase: {obs.step} actions taken, {obs.budget_left} left. "
-                    f"Grid {size} x {size}.")
-        case "mfp":
-            last = len(obs.mfp.frames) - 1
-            hidden = (f" Cells shown as `transparent` are hidden: {_cells(obs.masked)}."
-                      if obs.masked else "")
-            return (f"Masked-frame prediction: watching frame {obs.mfp.watching} of 0..{last}; "
-                    f"{obs.budget_left} actions left.{hidden}")
-        case "cd":
-            cd = obs.cd
-            if cd.declared:
-                return (f"Change detection: declared. Browsing run {cd.run}, frames "
-                        f"0..{len(cd.frames) - 1}; watching frame {cd.watching}. "
-                        f"{obs.budget_left} actions left.")
-            allowed = ("`declare` is allowed" if cd.run_steps >= cd.declare_after
-                       else f"`declare` is allowed after {cd.declare_after} steps")
-            return (f"Change detection: run {cd.run}, frame {cd.run_steps} of this run; "
-                    f"{allowed}; {obs.budget_left} actions left.")
-        case "planning":
-            return (f"Planning: {obs.step} actions taken, {obs.budget_left} left of "
-                    f"{obs.planning.horizon}.")
-    return f"{obs.phase}: step {obs.step}, {obs.budget_left} actions left."
 
 
 def observation_text(obs: Observation, *, instructions: bool = False) -> str:
@@ -155,7 +123,7 @@ def observation_text(obs: Observation, *, instructions: bool = False) -> str:
     notes = [f"Your last action was invalid: {obs.invalid}"] if obs.invalid else []
     if obs.message:
         notes.append(obs.message)
-    parts.append("\n".join([*notes, _header(obs)]))
+    parts.append("\n".join([*notes, observation_header(obs)]))
     if len(obs.frames) > 1:   # ticks_per_action > 1: every intermediate frame
         count = len(obs.frames)
         parts += [f"After tick {i + 1} of {count} of your last action:\n{render_compact(f)}"

@@ -38,7 +38,7 @@ from ..agents.human import HumanAgent, HumanInputError
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, RunStore
-from ..sweep.job import JobInterrupted, JobOutcome, execute_job
+from ..sweep.job import JobInterrupted, JobOutcome, play_and_record
 from ..sweep.spec import HUMAN_PREFIX, Job, Sweep, job_id
 from ..transcripts.io import transcript_name
 from .view import ActionRefused, check_action, page_view
@@ -275,26 +275,9 @@ class LiveEpisodes:
         episode.thread.start()
 
     def _play(self, episode: LiveEpisode, sweep: Sweep) -> None:
-        try:
-            outcome = execute_job(episode.job, sweep, episode.transcript, run_id=episode.run_id,
-                                  player=episode.agent)
-        except Exception as exc:   # execute_job does not raise; be sure the store hears
-            outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
-        try:
-            with self._store_lock:
-                if outcome.status == "done":
-                    self.store.finish(episode.run_id, episode.job.id, score=outcome.score,
-                                      raw_reward=outcome.raw_reward, ended=outcome.ended)
-                elif outcome.status == "interrupted":
-                    self.store.stopped(episode.run_id, episode.job.id,
-                                       outcome.error or "stopped")
-                else:
-                    self.store.fail(episode.run_id, episode.job.id, "failed",
-                                    outcome.error or "failed")
-        except Exception as exc:   # the page must not wait for ever on a store that failed
-            _LOG.exception("episode %s: the run store could not record its end", episode.job.id)
-            outcome = JobOutcome("failed", error=f"the run store could not record the "
-                                                 f"episode's end: {type(exc).__name__}: {exc}")
+        outcome = play_and_record(episode.job, sweep, episode.transcript,
+                                  run_id=episode.run_id, player=episode.agent,
+                                  store=self.store, store_lock=self._store_lock)
         episode.outcome = outcome
         try:
             if self.on_end is not None and outcome.status != "interrupted":

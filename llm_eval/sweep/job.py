@@ -30,6 +30,8 @@ the task and the file) and names the suite and its digest in the transcript head
 from __future__ import annotations
 
 import hashlib
+import logging
+import threading
 import platform
 import traceback
 from dataclasses import dataclass
@@ -41,7 +43,7 @@ from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWri
 from .spec import Job, Sweep, plays_without_model
 
 __all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task",
-           "adapter_options", "cache_record"]
+           "adapter_options", "cache_record", "play_and_record"]
 
 
 class JobInterrupted(Exception):
@@ -279,3 +281,30 @@ def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
     if fields.get("error"):
         fields["error"] = scrub(fields["error"])
     return JobOutcome(status=status, usage=usage, cost_usd=cost, **fields)
+
+
+def play_and_record(job: Job, spec: Sweep, transcript_path: Path, *, run_id: str, player: Any,
+                    store: Any, store_lock: threading.Lock) -> JobOutcome:
+    """Play ``job`` with ``player`` (an agent fed from outside: a person's page, an MCP client)
+    and record its end in ``store`` (a ``RunStore``) under ``store_lock``: done, interrupted or
+    failed. A store that fails to record the end still ends the episode, failed and named, so
+    whoever waits on it (a page, a client) is never left waiting."""
+    try:
+        outcome = execute_job(job, spec, transcript_path, run_id=run_id, player=player)
+    except Exception as exc:   # execute_job does not raise; be sure the store hears
+        outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
+    try:
+        with store_lock:
+            if outcome.status == "done":
+                store.finish(run_id, job.id, score=outcome.score,
+                             raw_reward=outcome.raw_reward, ended=outcome.ended)
+            elif outcome.status == "interrupted":
+                store.stopped(run_id, job.id, outcome.error or "stopped")
+            else:
+                store.fail(run_id, job.id, "failed", outcome.error or "failed")
+    except Exception as exc:
+        logging.getLogger(__name__).exception("episode %s: the run store could not record its "
+                                              "end", job.id)
+        outcome = JobOutcome("failed", error=f"the run store could not record the episode's "
+                                             f"end: {type(exc).__name__}: {exc}")
+    return outcome

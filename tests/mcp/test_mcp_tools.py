@@ -141,7 +141,7 @@ def test_client_names_become_agent_names(raw, name):
 
 
 def test_an_episode_that_fails_is_reported_as_such_not_as_played(tmp_path, monkeypatch):
-    from llm_eval.mcp import episodes as module
+    from llm_eval.sweep import job as module
     from llm_eval.sweep.job import JobOutcome
 
     monkeypatch.setattr(module, "execute_job",
