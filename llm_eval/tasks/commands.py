@@ -121,7 +121,9 @@ def add_tasks_parser(commands) -> None:
     val.add_argument("--json", action="store_true",
                      help="print a JSON list of objects (task, world, family, passed, checks)")
     val.add_argument("--quick", action="store_true",
-                     help="fewer random rollouts, answers and fuzz runs")
+                     help="fewer random rollouts, answers, fuzz runs and CD redraws, and no "
+                          "planning redraws (reachable_without_dice: minutes to tens of "
+                          "minutes for each planning task of a stochastic world)")
     val.add_argument("--processes", type=integer_at_least(1), metavar="N", default=None,
                      help="validate in N worker processes (default: one per core; 1: in "
                           "this process); the reports are the same and in the same order")
