@@ -39,10 +39,10 @@ def format_report(report: TaskReport) -> list[str]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..worlds import world_spec
+    from ..worldtest.episode_command import known_world
     from .generate import write_world_tasks
 
-    world_spec(args.world)  # an unknown name raises UnknownWorldError with "did you mean"
+    known_world(args.world)   # an unknown name: a usage error with "did you mean" (exit 2)
     for path in write_world_tasks(args.world, args.out):
         print(path)
     return 0

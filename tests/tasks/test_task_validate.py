@@ -212,7 +212,8 @@ def test_cli_generate(tmp_path, capsys):
     assert main(["tasks", "generate", "easel", "--out", str(tmp_path)]) == 0
     assert sorted(p.name for p in tmp_path.iterdir()) == [
         "easel-cd.json", "easel-mfp.json", "easel-planning.json"]
-    assert main(["tasks", "generate", "easle"]) == 1
+    assert main(["tasks", "generate", "easle"]) == 2   # a usage error, as run's
+
     assert "did you mean 'easel'" in capsys.readouterr().err
 
 
