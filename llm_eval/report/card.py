@@ -10,10 +10,13 @@ card holds:
   the arm's: ``rerun.exact`` is true only when they are the same set; otherwise ``extra`` and
   ``missing`` list the ids that differ (a task file or prompt changed since, or the arm is
   not a product of settings) so nobody is told a recipe is exact when it is not;
-- ``versions``: what the transcripts' headers recorded (llm-eval, Python, transcript
-  schema, LiteLLM when it priced the calls) and, apart, what is installed where the card
-  was made (llm-eval and its git commit from a checkout, openai, anthropic, litellm): the
-  run did not record SDK versions, and the card does not pretend it did;
+- ``versions``: what the transcripts' headers recorded (``recorded``: llm-eval, Python,
+  transcript schema; ``sdks``: each of openai, anthropic, litellm -> the distinct versions
+  the arm's jobs ran with, None meaning not installed), ``sdks_unrecorded`` of ``headers``
+  transcripts whose header has no SDK versions (runs from before they were recorded), and
+  ``installed``: llm-eval and its git commit from a checkout where the card was made (the
+  run does not record a commit), plus the SDKs installed here only when some job did not
+  record its own: the fallback is labelled, never passed off as the run's;
 - the settings: protocol, suite and digest, prompt variant and digest, rendering, tool mode,
   history, budgets and compute knobs, temperature, model seed, seeds and repeats (each as the
   distinct values the arm's jobs have);
@@ -25,7 +28,6 @@ card holds:
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import subprocess
 from collections import Counter, defaultdict
@@ -36,13 +38,13 @@ __all__ = ["build_cards", "cards_of", "group_arms", "format_card", "arm_spec", "
            "CardError"]
 
 from ..errors import LlmEvalError
+from ..sdk_versions import SDKS, sdk_versions
 
 # settings a card lists as the arm's distinct values (budgets and compute knobs included)
 CARD_SETTINGS = ("protocol", "suite", "prompt", "prompt_digest", "rendering", "tool_mode",
                  "history", "interaction_steps", "horizon", "max_consecutive_invalid",
                  "ticks_per_action", "reasoning_effort", "thinking_budget", "max_output_tokens",
                  "temperature", "model_seed", "context_window", "task_file", "task_digest")
-SDKS = ("openai", "anthropic", "litellm")
 # spec list fields narrowed to the arm's values, from the job setting that feeds each
 _LISTS = {"worlds": "world", "families": "family", "seeds": "seed", "prompts": "prompt",
           "renderings": "rendering"}
@@ -117,15 +119,10 @@ def _git_commit() -> str | None:
 
 
 def _installed() -> dict[str, Any]:
+    """llm-eval and its checkout's commit where the card is made."""
     from .. import __version__
 
-    found: dict[str, Any] = {"llm_eval": __version__, "git_commit": _git_commit()}
-    for name in SDKS:
-        try:
-            found[name] = importlib.metadata.version(name)
-        except importlib.metadata.PackageNotFoundError:
-            found[name] = None
-    return found
+    return {"llm_eval": __version__, "git_commit": _git_commit()}
 
 
 def _from_transcripts(paths: list[Path]) -> dict[str, Any]:
@@ -134,6 +131,8 @@ def _from_transcripts(paths: list[Path]) -> dict[str, Any]:
     from ..transcripts import TranscriptError, TranscriptStream
 
     versions: dict[str, Counter] = defaultdict(Counter)
+    sdks: dict[str, Counter] = {name: Counter() for name in SDKS}
+    headers = sdks_unrecorded = 0
     suites: Counter = Counter()
     prices: Counter = Counter()
     sent: Counter = Counter()
@@ -143,7 +142,16 @@ def _from_transcripts(paths: list[Path]) -> dict[str, Any]:
         try:
             for event in TranscriptStream(path):
                 if event.type == "header":
+                    headers += 1
+                    recorded_sdks = event.versions.get("sdks")
+                    if isinstance(recorded_sdks, dict):
+                        for name in SDKS:
+                            sdks[name][json.dumps(recorded_sdks.get(name))] += 1
+                    else:
+                        sdks_unrecorded += 1
                     for key, value in event.versions.items():
+                        if key == "sdks":
+                            continue
                         if key == "prices":
                             prices[json.dumps(value, sort_keys=True)] += 1
                         elif key != "prompt":
@@ -158,6 +166,8 @@ def _from_transcripts(paths: list[Path]) -> dict[str, Any]:
             unreadable.append(f"{path}: {exc}")
     return {
         "recorded_versions": {k: [json.loads(v) for v in c] for k, c in versions.items()},
+        "sdks": {name: _distinct(json.loads(v) for v in c) for name, c in sdks.items() if c},
+        "headers": headers, "sdks_unrecorded": sdks_unrecorded,
         "suites": [json.loads(s) for s in suites],
         "prices": [json.loads(p) for p in prices],
         "model_sent": dict(sent), "model_reported": dict(reported),
@@ -226,7 +236,11 @@ def cards_of(arms: dict[str, list], where: str, *,
                                  f"(SPEC.yaml: this spec; llm-eval card {where} --arm "
                                  f"'{label}' --spec SPEC.yaml writes it)",
                       "spec": spec, **_spec_check(spec, ids)},
-            "versions": {"recorded": recorded["recorded_versions"], "installed": here},
+            "versions": {"recorded": recorded["recorded_versions"], "sdks": recorded["sdks"],
+                         "headers": recorded["headers"],
+                         "sdks_unrecorded": recorded["sdks_unrecorded"],
+                         "installed": None if here is None else
+                         {**here, **(sdk_versions() if recorded["sdks_unrecorded"] else {})}},
             "settings": {key: _distinct(s[key] for s in settings if key in s)
                          for key in CARD_SETTINGS if any(key in s for s in settings)},
             "model": {"as_sent": recorded["model_sent"],
@@ -255,6 +269,35 @@ def _line(value: Any) -> str:
     return "-" if value is None else str(value)
 
 
+def _sdk_value(values: list[Any]) -> str:
+    shown = ["not installed" if v is None else str(v) for v in values]
+    if len(shown) > 1:
+        return " and ".join(shown) + " (differs across jobs)"
+    return shown[0]
+
+
+def _sdk_lines(versions: dict[str, Any]) -> list[str]:
+    """The SDK versions the run recorded, and where some jobs did not record them, that
+    fact and (``llm-eval card`` only) what is installed here, labelled as such."""
+    lines = []
+    if versions["sdks"]:
+        lines.append("SDK versions recorded by the run: " + ", ".join(
+            f"{name}: {_sdk_value(values)}" for name, values in versions["sdks"].items()))
+    installed = versions["installed"]
+    if versions["sdks_unrecorded"]:
+        lines.append(f"SDK versions NOT recorded by {versions['sdks_unrecorded']} of "
+                     f"{versions['headers']} job(s) (run before llm-eval recorded them)")
+        if installed is not None:
+            lines.append("  installed where this card was made, NOT necessarily what ran: "
+                         + ", ".join(f"{name}: {_line(installed.get(name))}" for name in SDKS))
+        else:
+            lines.append("  (llm-eval card shows the versions installed where it is made)")
+    if installed is not None:
+        lines.append("llm-eval where this card was made: " + _line(
+            {k: installed[k] for k in ("llm_eval", "git_commit")}))
+    return lines
+
+
 def format_card(card: dict[str, Any]) -> str:
     """A card as text: the recipe, then provenance, settings and counts."""
     import yaml
@@ -272,9 +315,7 @@ def format_card(card: dict[str, Any]) -> str:
     lines += ["    " + line for line in
               yaml.safe_dump(rerun["spec"], sort_keys=True).splitlines()]
     lines += ["", "versions recorded by the run: " + _line(card["versions"]["recorded"]),
-              *(["installed where this card was made: "
-                 + _line(card["versions"]["installed"])]
-                if card["versions"]["installed"] is not None else []),
+              *_sdk_lines(card["versions"]),
               "", "model setting: " + _line(card["model"]["setting"]),
               "model id as sent (calls): " + _line(card["model"]["as_sent"]),
               "snapshot the provider reported (calls): "

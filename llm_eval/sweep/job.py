@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
+from ..sdk_versions import sdk_versions
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import Job, Sweep, plays_without_model
 
@@ -172,7 +173,7 @@ def usage_of(calls: list[dict[str, Any]], model: str | None = None,
 
 def _versions(job: Job, spec: Sweep) -> dict[str, Any]:
     versions: dict[str, Any] = {"llm_eval": __version__, "transcript_schema": SCHEMA_VERSION,
-                                "python": platform.python_version()}
+                                "python": platform.python_version(), "sdks": sdk_versions()}
     if "prompt_digest" in job.settings:
         versions["prompt"] = {"variant": job.settings["prompt"],
                               "digest": job.settings["prompt_digest"]}

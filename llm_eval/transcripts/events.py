@@ -57,6 +57,9 @@ class Header(_Event):
     # the suite the job ran as part of ({"name", "digest"}: llm_eval/suites); None: no suite
     suite: dict[str, str] | None = None
     program_sha256: str | None = None
+    # llm_eval, python, transcript_schema; "sdks": {openai, anthropic, litellm: version or None
+    # when not installed} (llm_eval/sdk_versions.py; absent in transcripts from before it);
+    # "prompt": variant and digest; "prices": what priced the calls (sweep/job.py _versions)
     versions: dict[str, Any] = Field(default_factory=dict)
     # a model's prompt caching ({"setting", "route", "prefix"}: sweep/job.py cache_record);
     # None: a local agent, or a transcript from before caching
