@@ -155,3 +155,21 @@ def test_an_old_header_replays_and_the_card_labels_the_fallback(run_dir, tmp_pat
     report_text = format_card(report_card)
     assert "SDK versions NOT recorded by 1 of 2 job(s)" in report_text
     assert HERE_VERSION not in report_text and report_card["versions"]["installed"] is None
+
+
+def test_a_model_job_records_them_and_an_old_recording_replays(tmp_path, monkeypatch):
+    """The demo's recorded SmolLM2 transcripts are from before SDK versions were recorded:
+    one still replays, and the job run again from it (its calls answered by the recording)
+    records the versions of the process that ran it."""
+    from llm_eval.demo import recorded_transcripts
+    from llm_eval.replay import replay_transcript, run_recorded
+
+    recording = recorded_transcripts()[0]
+    assert "sdks" not in TranscriptStream(recording).first().versions
+    assert replay_transcript(recording).status == "reproduced"
+    monkeypatch.setattr(importlib.metadata, "version", _fake_versions(RUN_VERSION))
+    run_recorded(recording, tmp_path)
+    (path,) = _transcripts(tmp_path)
+    header = TranscriptStream(path).first()
+    assert header.settings["model"] == TranscriptStream(recording).first().settings["model"]
+    assert header.versions["sdks"] == RUN_VERSION
