@@ -16,8 +16,8 @@ import pytest
 
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body
+from test_llm_jobs import ScriptAgent
 
-from llm_eval.agents import OracleAgent
 from llm_eval.analysis.data import load_episodes
 from llm_eval.analysis.stats import aggregate
 from llm_eval.cli import main
@@ -41,22 +41,6 @@ CLAUDE_LIMIT = {"type": "error", "request_id": "req_011CUB2XUHWkFnQzxcKBbjpF", "
     "type": "invalid_request_error",
     "message": "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, "
                "decrease input length or `max_tokens` and try again"}}
-
-
-class ScriptAgent:
-    """Explore a little, go to the test, then play as the oracle."""
-
-    def __init__(self, task) -> None:
-        self.oracle = OracleAgent(task)
-        self.explore = ["left", "noop"]
-
-    def reset(self, start) -> None:
-        self.oracle.reset(start)
-
-    def act(self, observation) -> str:
-        if observation.phase == "interaction":
-            return self.explore.pop(0) if self.explore else "go-to-test"
-        return self.oracle.act(observation)
 
 
 def actions() -> list[tuple[str, dict]]:
