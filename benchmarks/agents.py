@@ -1,4 +1,4 @@
-"""Reference agents on the shipped WorldTest tasks (WORLDTEST.md 6): the random agent (the
+"""Reference agents on the shipped WorldTest tasks (docs/spec/worldtest.md 6): the random agent (the
 floor), the simulator agent (knows the program and the current state but not the random draws
 to come, looks 6 actions ahead: the published study's difficulty reference; docs/suite-v2.md)
 and the oracle (knows everything: the upper reference), per task, per family and per world.

@@ -375,7 +375,7 @@ def build_parser() -> argparse.ArgumentParser:
     trace.add_argument("--actions", metavar="FILE",
                        help="file of actions, one per line ('-' for stdin)")
     trace.add_argument("--trigger", metavar="EXPR", default="",
-                       help="trigger condition, evaluated before every step (AUTUMN.md 14.2)")
+                       help="trigger condition, evaluated before every step (docs/spec/autumn.md 14.2)")
     trace.set_defaults(handler=_cmd_trace)
 
     check = autumn_commands.add_parser(

@@ -117,12 +117,12 @@ class AutumnInternalError(AutumnRuntimeError):
 class AutumnCheckError(AutumnError):
     """Text the reference runs, but not as it reads (``3.5`` runs as 3, ``(if 0 ...)`` always
     takes its then-branch): ``autumn check`` refuses it, while the interpreter keeps the
-    reference's reading so that frames stay the reference's (AUTUMN.md 15.1)."""
+    reference's reading so that frames stay the reference's (docs/spec/autumn.md 15.1)."""
 
 
 class AutumnCheckWarning(AutumnError):
     """What ``autumn check`` reports without refusing the program (a colour name outside the
-    palette of AUTUMN.md 16, which Autumn accepts but the benchmark cannot index)."""
+    palette of docs/spec/autumn.md 16, which Autumn accepts but the benchmark cannot index)."""
 
 
 class TaskFileError(LlmEvalError):

@@ -1,4 +1,4 @@
-"""The human agent: a person's actions, handed to the episode one at a time (WORLDTEST.md 6).
+"""The human agent: a person's actions, handed to the episode one at a time (docs/spec/worldtest.md 6).
 
 A person does not run inside ``act``: whoever hears them (the browser server, ``llm-eval
 serve``) calls ``give(seq, action)`` from another thread, and ``act`` returns it. The episode

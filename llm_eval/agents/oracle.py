@@ -1,4 +1,4 @@
-"""The oracle agent: knows the true program (WORLDTEST.md 6); the upper reference and the task
+"""The oracle agent: knows the true program (docs/spec/worldtest.md 6); the upper reference and the task
 checker.
 
 ``OracleAgent(task)`` is given the whole task, hidden half included, and the world's program.

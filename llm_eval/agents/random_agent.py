@@ -1,4 +1,4 @@
-"""The random agent: the chance baseline (WORLDTEST.md 6).
+"""The random agent: the chance baseline (docs/spec/worldtest.md 6).
 
 At every step it picks one of the action forms valid now, uniformly, then each integer argument
 uniformly within its range (so a click lands on a uniform cell, ``choose`` on a uniform option,
@@ -8,7 +8,7 @@ uniformly within its range (so a click lands on a uniform cell, ``choose`` on a 
   (it plays about 7 actions on average before moving on);
 - in the planning test it never takes ``quit``: giving up can only lower its score, and the
   chance baseline is uniform play with the world's actions, the same distribution task
-  validation uses (``ActionSpace.sample``, WORLDTEST.md 5).
+  validation uses (``ActionSpace.sample``, docs/spec/worldtest.md 5).
 
 Under the ``autumnbench`` protocol (observations carry ``offered``) it is the published
 harness's random agent [A9]: uniform over the offered strings, duplicates counting twice (so

@@ -1,4 +1,4 @@
-"""The simulator agent: a difficulty reference from the published study (WORLDTEST.md 6).
+"""The simulator agent: a difficulty reference from the published study (docs/spec/worldtest.md 6).
 
 It knows the true program and the current state, as a perfect world-model learner could, but
 not the random draws still to come, and it looks only ``depth`` actions ahead (6, as in the

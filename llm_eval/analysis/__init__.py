@@ -1,5 +1,5 @@
 """Analysis of run directories: scores with intervals, paired comparisons, compute scaling
-and behaviour (WORLDTEST.md 7 and 8).
+and behaviour (docs/spec/worldtest.md 7 and 8).
 
 - ``data``: ``load_episodes(run_dirs)`` reads the run stores into ``Episode`` records;
 - ``stats``: ``estimate`` (mean, cluster-robust error, world-clustered bootstrap interval),

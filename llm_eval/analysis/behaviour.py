@@ -1,4 +1,4 @@
-"""How an agent explored: the behaviour measures of WORLDTEST.md 7, read from transcripts.
+"""How an agent explored: the behaviour measures of docs/spec/worldtest.md 7, read from transcripts.
 
 ``behaviour_of(path)`` reads one transcript's ``action`` events (as a stream, once per version
 of the file):

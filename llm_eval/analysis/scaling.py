@@ -1,4 +1,4 @@
-"""Compute scaling (WORLDTEST.md 8): does more realised compute buy a better score, and did
+"""Compute scaling (docs/spec/worldtest.md 8): does more realised compute buy a better score, and did
 each compute knob change what the provider did?
 
 Curves. ``scaling_curves(episodes, measure)`` places every done episode whose realised

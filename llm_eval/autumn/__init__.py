@@ -2,7 +2,7 @@
 
 Read (``reader``) -> parse (``syntax``) -> compile to closures (``compiler``) -> run
 (``runtime``, ``builtins``, the Autumn-language stdlib in ``stdlib.sexp``). The host API is
-``Interpreter`` (AUTUMN.md 14); ``check_program`` reports every problem of a program.
+``Interpreter`` (docs/spec/autumn.md 14); ``check_program`` reports every problem of a program.
 """
 
 from .check import check_program

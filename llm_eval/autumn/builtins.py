@@ -1,4 +1,4 @@
-"""The 34 native builtins (AUTUMN.md 12), defined in the reference's order (9.3).
+"""The 34 native builtins (docs/spec/autumn.md 12), defined in the reference's order (9.3).
 
 Each builtin is ``fn(env, args) -> value``: ``env`` is the caller's current scope, which
 functions called from a builtin use as their parent (dynamic scoping).

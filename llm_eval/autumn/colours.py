@@ -1,4 +1,4 @@
-"""The colour names of the benchmark palette (AUTUMN.md 16), for ``autumn check``.
+"""The colour names of the benchmark palette (docs/spec/autumn.md 16), for ``autumn check``.
 
 Autumn draws any string as a colour; the benchmark indexes only these names (lower-cased, as it
 lower-cases what it reads), so a name outside them is most often a typo. Index 0,

@@ -1,7 +1,7 @@
 """Compile Autumn syntax trees into Python closures, once per loaded program.
 
 Each expression becomes a function ``f(env) -> value`` where ``env`` is the current ``Scope``.
-Evaluation semantics follow AUTUMN.md 4 (forms), 5 (values), 6 (dynamic scoping) and 7.2
+Evaluation semantics follow docs/spec/autumn.md 4 (forms), 5 (values), 6 (dynamic scoping) and 7.2
 (cells). Nothing here uses ``eval``/``exec``: the tree is walked once and turned into nested
 closures, which is what makes ticks cheap.
 """
@@ -421,7 +421,7 @@ class Compiler:
         args = [self.compile(a) for a in node.args]
         line, col = node.line, node.column
         if len(args) == 1 and isinstance(node.args[0], S.Var):
-            # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
+            # (prev name) passes the name unevaluated when the callee is prev (docs/spec/autumn.md 8.3)
             name = node.args[0].name
             a0 = args[0]
 

@@ -1,4 +1,4 @@
-"""A rendered frame: the text grid the benchmark shows (AUTUMN.md 10.3)."""
+"""A rendered frame: the text grid the benchmark shows (docs/spec/autumn.md 10.3)."""
 
 from __future__ import annotations
 

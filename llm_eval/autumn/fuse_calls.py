@@ -140,7 +140,7 @@ class CallEmitter:
         self.open_block()
         prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
         if prev_name is not None:
-            # (prev name) passes the name unevaluated when the callee is prev (AUTUMN.md 8.3)
+            # (prev name) passes the name unevaluated when the callee is prev (docs/spec/autumn.md 8.3)
             self.line(f"if {f} is PREV: {t} = PREV_BY_NAME({self.const(prev_name)})")
             self.line("else:")
             self.open_block()

@@ -1,4 +1,4 @@
-"""Iteration order of the reference's ``std::unordered_map<std::string, ...>`` (AUTUMN.md 9).
+"""Iteration order of the reference's ``std::unordered_map<std::string, ...>`` (docs/spec/autumn.md 9).
 
 The reference evaluates state-variable initialisers and next-expressions, and lists global
 objects, in the iteration order of libstdc++ hash tables. ``HashOrder`` reproduces that order
@@ -61,7 +61,7 @@ class HashOrder:
 
     The reference's table is one linked list in which the keys of a bucket are contiguous: a
     key joins the front of its bucket's run, or the front of the list when its bucket is empty
-    (AUTUMN.md 9.1). Kept here as runs per bucket, each appended to (newest last), in a dict
+    (docs/spec/autumn.md 9.1). Kept here as runs per bucket, each appended to (newest last), in a dict
     whose insertion order is the runs' creation order; the iteration order is both reversed.
     So an insertion or a rehash costs O(1) a key, where searching a flat list cost O(n) and a
     program with 20,000 globals took minutes to load.

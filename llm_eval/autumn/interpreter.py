@@ -1,4 +1,4 @@
-"""The host API of the Autumn interpreter (AUTUMN.md 8.1, 8.2, 14), reference-compatible.
+"""The host API of the Autumn interpreter (docs/spec/autumn.md 8.1, 8.2, 14), reference-compatible.
 
 ``Interpreter`` offers the reference module's method names, so harness code written for the
 reference runs unchanged, plus ``render_frame`` (the host render as a ``Frame``) and rule
@@ -201,7 +201,7 @@ class Interpreter:
                    randomSeed: int = 42, *, path: str | None = None,
                    allow_degenerate_seed: bool = False, trigger: str | None = None,
                    seed: int | None = None) -> str:
-        """Load and start a program (AUTUMN.md 8.1). ``trigger``/``seed`` are aliases."""
+        """Load and start a program (docs/spec/autumn.md 8.1). ``trigger``/``seed`` are aliases."""
         if self._rt is not None:
             raise AutumnRuntimeError("run_script was already called on this Interpreter; make "
                                      "a new Interpreter to reset", path=path)
@@ -313,7 +313,7 @@ class Interpreter:
         self._loaded().arrows["down"] = True
 
     def step(self) -> str:
-        """One tick (AUTUMN.md 8.2). After an error the world is broken and must be reset."""
+        """One tick (docs/spec/autumn.md 8.2). After an error the world is broken and must be reset."""
         rt = self._loaded()
         if self._broken is not None:
             raise AutumnRuntimeError(f"this world stopped at an earlier error and must be "
@@ -369,7 +369,7 @@ class Interpreter:
 
     # -- rendering -------------------------------------------------------------------------------
     def render_all(self) -> str:
-        """The reference's JSON text of the host render (AUTUMN.md 10.1)."""
+        """The reference's JSON text of the host render (docs/spec/autumn.md 10.1)."""
         rt = self._loaded()
         with guard(self._path):
             n = self._grid_size(rt)

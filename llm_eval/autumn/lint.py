@@ -1,6 +1,6 @@
 """What ``autumn check`` refuses although the reference runs it, and what it only warns of.
 
-The interpreter reads a program exactly as the reference does, so that frames match (AUTUMN.md
+The interpreter reads a program exactly as the reference does, so that frames match (docs/spec/autumn.md
 15.1): ``3.5`` is 3 (Q14), and ``if`` takes its then-branch for anything but ``false`` and the
 empty list, so ``(if 0 ...)``, ``(if "no" ...)`` and ``(if left ...)`` always do (Q12, 5.2).
 A program written that way almost never means it, and nothing at run time says so; the checker
@@ -11,7 +11,7 @@ does, with the line and column:
 - an ``if`` whose condition is known before the program runs not to be a Bool (a number, a
   string, a list literal, a lambda, arithmetic, or a built-in function named without calling
   it): ``AutumnCheckError``;
-- a colour name outside the palette of AUTUMN.md 16: ``AutumnCheckWarning``, since Autumn
+- a colour name outside the palette of docs/spec/autumn.md 16: ``AutumnCheckWarning``, since Autumn
   accepts any string as a colour (16) and only the benchmark's indexing misses it.
 
 ``on`` conditions need no rule here: a non-Bool one is an error at run time already (3.5),
@@ -78,7 +78,7 @@ def _inexact_numbers(items: list, path: str | None):
         read_as = f"{sign}{number.value}"
         yield AutumnCheckError(
             f"the number {quote(sx.text)} is read as {read_as}: Autumn numbers are 32-bit "
-            f"integers and only the leading digits count (AUTUMN.md 2.2); write {read_as} if "
+            f"integers and only the leading digits count (docs/spec/autumn.md 2.2); write {read_as} if "
             "that is what you mean", line=sx.line, column=sx.column, path=path)
 
 
@@ -107,7 +107,7 @@ def _constant_condition(cond: S.Node, functions: set[str], path: str | None):
     elif t is S.Var and cond.name in functions:
         return AutumnCheckError(
             f"this if's condition is the function '{cond.name}' itself, which is always true, "
-            f"so the then-branch is always taken (AUTUMN.md 5.2): call it with "
+            f"so the then-branch is always taken (docs/spec/autumn.md 5.2): call it with "
             f"(({cond.name})) or pass its arguments", line=cond.line, column=cond.column,
             path=path)
     else:
@@ -115,7 +115,7 @@ def _constant_condition(cond: S.Node, functions: set[str], path: str | None):
     branch = "then" if always == "true" else "else"
     return AutumnCheckError(
         f"this if's condition is {what}, not a Bool: Autumn takes it as always {always}, so "
-        f"the {branch}-branch is always taken (AUTUMN.md 5.2); write a comparison such as "
+        f"the {branch}-branch is always taken (docs/spec/autumn.md 5.2); write a comparison such as "
         "(== x 0)", line=cond.line, column=cond.column, path=path)
 
 
@@ -152,5 +152,5 @@ def _unknown_colour(colour: S.Str, path: str | None):
         detail = ("Autumn draws it, but the benchmark has no index for it"
                   + (f"; did you mean '{near[0]}'?" if near else ""))
     return AutumnCheckWarning(f"colour {quote(colour.text)} is not in the palette of "
-                              f"AUTUMN.md 16: {detail}", line=colour.line,
+                              f"docs/spec/autumn.md 16: {detail}", line=colour.line,
                               column=colour.column, path=path)

@@ -1,6 +1,6 @@
 """Native versions of the hottest stdlib functions, equivalent to their Autumn definitions.
 
-AUTUMN.md 13 allows native stdlib functions if they reproduce (a) the results, (b) how often
+docs/spec/autumn.md 13 allows native stdlib functions if they reproduce (a) the results, (b) how often
 each argument is rendered and (c) which names they assign. Each function below does exactly
 what its definition in ``stdlib.sexp`` does, step for step: it builds the same call and let
 scopes (so parameter names still shadow program globals for cells rendered inside it), renders

@@ -1,4 +1,4 @@
-"""Printed forms of values, as the reference's ``evaluate_to_string`` shows them (AUTUMN.md 5.5)."""
+"""Printed forms of values, as the reference's ``evaluate_to_string`` shows them (docs/spec/autumn.md 5.5)."""
 
 from __future__ import annotations
 

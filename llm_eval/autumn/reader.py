@@ -1,6 +1,6 @@
 """Reading Autumn text: s-expressions with source positions, and the first-token rule.
 
-Stage 1 (``read``) turns text into nested ``SList``/``SAtom`` items (AUTUMN.md 2.1).
+Stage 1 (``read``) turns text into nested ``SList``/``SAtom`` items (docs/spec/autumn.md 2.1).
 Stage 2 (``first_tokens``) classifies an atom by the first token(s) of its text (2.2).
 Where the reference crashes on malformed text, we raise ``AutumnSyntaxError`` instead.
 """
@@ -209,7 +209,7 @@ def _is_letter(c: str) -> bool:
 
 
 def first_tokens(text: str, limit: int = 2) -> list[Token]:
-    """The first ``limit`` tokens of an atom's text (AUTUMN.md 2.2); unknown characters skip."""
+    """The first ``limit`` tokens of an atom's text (docs/spec/autumn.md 2.2); unknown characters skip."""
     out: list[Token] = []
     i, n = 0, len(text)
     while i < n and len(out) < limit:

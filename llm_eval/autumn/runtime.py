@@ -3,7 +3,7 @@
 ``Runtime`` owns the global table (with the reference's hash order and definition history),
 state variables, handlers, the random generator, pending inputs and the occupancy set of the
 last host render. It implements calls, assignment (with the type-consistency and identity rules
-of AUTUMN.md 5.6/5.7), equality, rendering of objects (7.2) and the tick (8.2).
+of docs/spec/autumn.md 5.6/5.7), equality, rendering of objects (7.2) and the tick (8.2).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ _MISSING = object()
 # and the benchmark programs use at most 3,276 in a tick under random play, about 1,500 times
 # less (python benchmarks/tick_budget.py).
 DEFAULT_WORK_BUDGET = 5_000_000
-# The largest GRID_SIZE accepted; worlds are 3x3 to 25x25 in practice (WORLDTEST.md).
+# The largest GRID_SIZE accepted; worlds are 3x3 to 25x25 in practice (docs/spec/worldtest.md).
 MAX_GRID_SIZE = 256
 
 
@@ -142,7 +142,7 @@ class Runtime:
                                    f"{MAX_GRID_SIZE}")
         return n
 
-    # -- random numbers (AUTUMN.md 11) --------------------------------------------------------
+    # -- random numbers (docs/spec/autumn.md 11) --------------------------------------------------------
     def draw(self, m: int) -> int:
         if m == 0:
             return 0
@@ -177,7 +177,7 @@ class Runtime:
             self._render_order = order
         return order
 
-    # -- assignment (AUTUMN.md 6.3, 5.6, 5.7) ---------------------------------------------------
+    # -- assignment (docs/spec/autumn.md 6.3, 5.6, 5.7) ---------------------------------------------------
     def check_type(self, name: str, old, new) -> None:
         if new.__class__ is AList:
             return
@@ -355,7 +355,7 @@ class Runtime:
         fields["elems"] = elems
         return Obj(cls, fields)
 
-    # -- cells and rendering (AUTUMN.md 7.2, 10) ---------------------------------------------------
+    # -- cells and rendering (docs/spec/autumn.md 7.2, 10) ---------------------------------------------------
     def cell_snapshot(self, env: Scope, names) -> dict:
         chain = []
         s = env
@@ -506,7 +506,7 @@ class Runtime:
             self.define_global("cacheRendered", cache)
         return out
 
-    # -- prev (AUTUMN.md 8.3) --------------------------------------------------------------------
+    # -- prev (docs/spec/autumn.md 8.3) --------------------------------------------------------------------
     def prev_by_name(self, name: str):
         snap = self.snapshot
         if snap is None:
@@ -536,7 +536,7 @@ class Runtime:
         raise AutumnRuntimeError(f"prev: no global variable held this {_short(v)} at the start "
                                  "of the tick")
 
-    # -- equality (AUTUMN.md 5.3) ------------------------------------------------------------------
+    # -- equality (docs/spec/autumn.md 5.3) ------------------------------------------------------------------
     def eq(self, a, b) -> bool:
         ca = a.__class__
         if ca is int:

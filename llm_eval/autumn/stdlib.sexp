@@ -1,5 +1,5 @@
 ; The Autumn standard library, written for llm_eval from the behaviour described in
-; AUTUMN.md section 13. It is ordinary Autumn on purpose: parameter names shadow program
+; docs/spec/autumn.md section 13. It is ordinary Autumn on purpose: parameter names shadow program
 ; globals for whatever these functions call, and the helpers assign their intermediate values
 ; with (let (= name ...)), which overwrites a program global of the same name (section 13.3).
 ; Definition order is the reference's global-table order (section 9.3).

@@ -1,4 +1,4 @@
-"""Autumn syntax tree and the parser from s-expressions (AUTUMN.md 2.3-2.5, 3, 4).
+"""Autumn syntax tree and the parser from s-expressions (docs/spec/autumn.md 2.3-2.5, 3, 4).
 
 Every node keeps the line and column of the text it came from, so that errors raised while
 compiling or evaluating it can say where they are.
@@ -109,7 +109,7 @@ class Bin(Node):
 
 
 class Logic(Node):
-    """``&``/``|`` and their spellings; only ``|`` and ``or`` are OR (AUTUMN.md 4.5)."""
+    """``&``/``|`` and their spellings; only ``|`` and ``or`` are OR (docs/spec/autumn.md 4.5)."""
 
     __slots__ = ("is_or", "spelling", "left", "right")
 
@@ -697,7 +697,7 @@ def rebound_names(statements, *, local=None) -> set[str]:
 
 
 def print_node(node: Node) -> str:
-    """The reference's expression printout, used in printed forms of cells (AUTUMN.md 5.5)."""
+    """The reference's expression printout, used in printed forms of cells (docs/spec/autumn.md 5.5)."""
     t = type(node)
     if t is Num:
         return f"(NUMBER {node.value})"

@@ -1,4 +1,4 @@
-"""Run-time values of Autumn (AUTUMN.md 5): numbers are Python ints, Bools are Python bools,
+"""Run-time values of Autumn (docs/spec/autumn.md 5): numbers are Python ints, Bools are Python bools,
 strings are Python strs (without the quotes the reference keeps). Everything else is a slots
 class here. Instances and lists carry an *identity* (5.7), a number that assignments move
 around; identities are only ever compared.
@@ -175,7 +175,7 @@ IDENTITY_TYPES = (AList, Pos, RElem, CellV, Obj, Lambda, Builtin, BoundRender, C
 
 
 def truthy(v) -> bool:
-    """Only ``false`` and the empty list are falsy (AUTUMN.md 5.2)."""
+    """Only ``false`` and the empty list are falsy (docs/spec/autumn.md 5.2)."""
     return not (v is False or (v.__class__ is AList and not v))
 
 
@@ -191,7 +191,7 @@ _SIMPLE_TYPES = {int: "Number", bool: "Bool", str: "String", Pos: POSITION_T,
 
 
 def type_str(v) -> str:
-    """The reference's printed type of a value (AUTUMN.md 5.5)."""
+    """The reference's printed type of a value (docs/spec/autumn.md 5.5)."""
     t = v.__class__
     s = _SIMPLE_TYPES.get(t)
     if s is not None:

@@ -1,4 +1,4 @@
-"""The published format: the frame as JSON rows of colour names (AUTUMN.md 10.3).
+"""The published format: the frame as JSON rows of colour names (docs/spec/autumn.md 10.3).
 
 ``render_json`` is exactly AutumnBench's observation string, ``json.dumps(matrix)`` with its
 default separators: ``[["black", "gold", ...], ...]``, rows are y, each row lists x = 0..N-1.

@@ -1,6 +1,6 @@
 """Colour names to RGB, and the fixed one-character symbols of the compact grid.
 
-The names and their order are the benchmark palette (AUTUMN.md 16). Their RGB values are the
+The names and their order are the benchmark palette (docs/spec/autumn.md 16). Their RGB values are the
 CSS colours of the same names, except that the spelling twins ``grey``/``gray`` and
 ``darkgrey``/``darkgray`` are one step apart in blue: they are distinct colours in Autumn, so an
 image must keep them apart (the difference is invisible). A name outside the palette (Autumn

@@ -5,7 +5,7 @@ images as ``data:`` URIs, no script) and, beside it, each world's initial frame
 (``<world>.png``) and its planning goal (``<world>-goal.png``, the cells that matter ringed).
 Per world: the initial frame (with the seed of its tasks), size, deterministic or stochastic,
 the mechanics in a line, the description, the suites its tasks belong to; per task, the
-figures of validation (``tasks.validate.validate_task``, every check of WORLDTEST.md 5):
+figures of validation (``tasks.validate.validate_task``, every check of docs/spec/worldtest.md 5):
 
 - the witness length: MFP, the recorded trajectory's actions; CD, the witness under which the
   change shows (and the frame where the condition first holds); planning, the witness plan

@@ -1,6 +1,6 @@
 """Import the published AutumnBench task files as our task files.
 
-``import_autumnbench(data_dir, out_dir)`` reads the published layout (AUTUMNBENCH-HARNESS.md
+``import_autumnbench(data_dir, out_dir)`` reads the published layout (docs/spec/autumnbench-harness.md
 D1-D5): ``color_dict.yaml``, ``programs/<env>.sexp`` and
 ``programs/<env>_change_detection_wrong_program.sexp``, ``prompts/<env>_mfp.json`` /
 ``_cd.json`` / ``_planning.json`` and ``answers/<env>_mfp.json`` /

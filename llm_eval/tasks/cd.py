@@ -5,7 +5,7 @@ which the trigger fires and the change shows; plus the lock-step comparison vali
 ``compare(task, actions)`` plays the original program (no trigger) and the modified one (with
 the trigger) in lock-step and reports the step at which the trigger first held, the first
 step whose frames differ, and the first frame at which the task's condition holds on the
-modified program (the scored ``T``, WORLDTEST.md 3.2).
+modified program (the scored ``T``, docs/spec/worldtest.md 3.2).
 """
 
 from __future__ import annotations

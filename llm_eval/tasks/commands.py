@@ -114,7 +114,7 @@ def add_tasks_parser(commands) -> None:
     gen.add_argument("--out", metavar="DIR", default=None, help="output directory")
     gen.set_defaults(handler=cmd_generate)
     val = sub.add_parser(
-        "validate", help="check every shipped task (WORLDTEST.md 5)",
+        "validate", help="check every shipped task (docs/spec/worldtest.md 5)",
         description="Run every validity check on the shipped tasks (of the given WORLDs, or "
                     "all) and print a table per task; exit 1 when any task fails.")
     val.add_argument("worlds", metavar="WORLD", nargs="*", help="only these worlds' tasks")

@@ -1,7 +1,7 @@
 """Redrawn dice: what a learner that knows a world's program, but not its random draws still
 to come, can predict (docs/suite-v2.md).
 
-A program's random numbers come from one generator in the interpreter's state (AUTUMN.md 11);
+A program's random numbers come from one generator in the interpreter's state (docs/spec/autumn.md 11);
 ``redraw(world, stream)`` replaces that generator's state with one drawn from a seeded Python
 generator, leaving every other part of the state as it is. The futures played from a saved
 state under many such redraws are the distribution a perfect model of the program predicts.

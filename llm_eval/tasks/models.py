@@ -1,6 +1,6 @@
 """Task files: one WorldTest task (a world x a test family), versioned and validated on load.
 
-A task file has two halves that are never mixed (WORLDTEST.md 4):
+A task file has two halves that are never mixed (docs/spec/worldtest.md 4):
 
 - ``public``: what an agent may be shown (the MFP trajectory with its masked cells and the six
   options; the planning goal, mask and horizon). Everything that builds an agent's
@@ -73,7 +73,7 @@ class TaskSource(_Model):
 
 
 class Budgets(_Model):
-    """Step budgets of the two phases (WORLDTEST.md 1 and 3). ``test_steps`` bounds the
+    """Step budgets of the two phases (docs/spec/worldtest.md 1 and 3). ``test_steps`` bounds the
     actions of an MFP or CD test phase (watching frames included); planning uses its horizon."""
 
     interaction_steps: int = Field(default=200, ge=1)
@@ -202,11 +202,11 @@ class CDPublic(_Model):
 
 
 class CDHidden(_Model):
-    """The modified program and two expressions in the host syntax (AUTUMN.md 14.2):
+    """The modified program and two expressions in the host syntax (docs/spec/autumn.md 14.2):
     ``trigger``, evaluated at the start of every tick into ``SpecialConditionTriggered`` (an
     authoring aid the modified program may read), and ``condition``, the *observational* change
     condition: true on a state once the changed behaviour is visible. The scored ``T`` is the
-    first frame of a run whose state satisfies ``condition`` (WORLDTEST.md 3.2). ``change`` says
+    first frame of a run whose state satisfies ``condition`` (docs/spec/worldtest.md 3.2). ``change`` says
     in words what changes.
 
     ``program`` is relative to the bundled programs directory for shipped tasks

@@ -18,7 +18,7 @@ __all__ = ["build_planning", "plan_mask", "horizon_for", "random_success", "firs
            "RANDOM_ROLLOUTS", "RANDOM_LIMIT"]
 
 RANDOM_ROLLOUTS = 200
-RANDOM_LIMIT = 0.05          # WORLDTEST.md 5: random success in under 5% of rollouts
+RANDOM_LIMIT = 0.05          # docs/spec/worldtest.md 5: random success in under 5% of rollouts
 ROLLOUT_SEED = 1000          # rollout i uses random.Random(ROLLOUT_SEED + i)
 
 

@@ -3,7 +3,7 @@ re-verified by validation): the seeds, the planning witness and the cells that m
 change-detection trigger, observational condition, change and witness, and the deliberate
 actions mixed into the MFP trajectory.
 
-The CD condition (WORLDTEST.md 3.2) is an Autumn expression in the host syntax over the
+The CD condition (docs/spec/worldtest.md 3.2) is an Autumn expression in the host syntax over the
 *modified* program's state after a tick; the scored T is the first frame of a run in which it
 holds. Each one is written to hold exactly when the changed rule has just made the frame differ
 from the original program's (played in lock-step with the same actions and seed): it reads the

@@ -1,4 +1,4 @@
-"""Task validation: every check of WORLDTEST.md section 5, each a named result with pass or
+"""Task validation: every check of docs/spec/worldtest.md section 5, each a named result with pass or
 fail and its figures.
 
 - every task: ``seed`` (never 0 mod 2**32; a stochastic world behaves differently under
@@ -12,14 +12,14 @@ fail and its figures.
   at most ``MAX_CHANGE_DELAY`` steps after the trigger), ``no_crash`` (seeded random action
   sequences, a click on every cell, and fresh runs that start with a click on a cell showing
   something, on both programs), and three on the observational change condition that
-  defines the scored T (WORLDTEST.md 3.2): ``condition_false_initially`` (it does not hold on
+  defines the scored T (docs/spec/worldtest.md 3.2): ``condition_false_initially`` (it does not hold on
   the initial state), ``condition_at_change`` (under the witness it first holds at the first
   frame that differs from the original program's in lock-step, at most
   ``MAX_CONDITION_LAG`` frames later, never earlier), ``condition_not_early`` (in the witness,
   every fuzz run and the condition rollouts, seeded random play of the interaction budget,
   half of it after a prefix of the witness, it never holds before the first difference: no
   change claimed before anything changed); ``oracle_detects`` (the oracle scores 1).
-- fair under the dice (docs/suite-v2.md; WORLDTEST.md 5), for every task of a stochastic
+- fair under the dice (docs/suite-v2.md; docs/spec/worldtest.md 5), for every task of a stochastic
   world (a deterministic world's passes with ``stochastic: false``): MFP
   ``truth_favoured_by_dice``, CD ``change_beyond_chance`` and ``condition_needs_change``,
   planning ``reachable_without_dice``. Each redraws the program's generator (``dice``) with a

@@ -52,7 +52,7 @@ class Header(_Event):
     world: str
     family: str
     seed: int
-    # the rules the episode ran under (WORLDTEST.md 3.4); transcripts from before it: worldtest
+    # the rules the episode ran under (docs/spec/worldtest.md 3.4); transcripts from before it: worldtest
     protocol: str = "worldtest"
     # the suite the job ran as part of ({"name", "digest"}: llm_eval/suites); None: no suite
     suite: dict[str, str] | None = None

@@ -15,7 +15,7 @@
 - An invalid action (unparsable text, a click off the grid) is never raised: ``step`` returns
   the unchanged observation, does not tick, sets ``info["invalid_action"]`` to a message for
   the agent and counts it.
-- Worlds are reward-free and never terminate (WORLDTEST.md 1): reward is 0.0, ``terminated``
+- Worlds are reward-free and never terminate (docs/spec/worldtest.md 1): reward is 0.0, ``terminated``
   is False; budgets are wrappers (``wrappers``) that set ``truncated``.
 - ``reset`` starts the program again, with the new seed if one is given, else the current one:
   the first reset (and one with another seed) loads it in a new interpreter (parsing is

@@ -2,7 +2,7 @@
 
 - ``StepLimit(world, n)``: at most n actions per episode; the count restarts at every reset.
 - ``ActionBudget(world, n)``: at most n actions in total, across resets (the interaction
-  phase's budget, WORLDTEST.md 1); resets can be made to count too.
+  phase's budget, docs/spec/worldtest.md 1); resets can be made to count too.
 
 Both count invalid actions by default (an agent that only sends bad actions must still run out)
 and put ``budget_left`` in ``info``. The step that uses the last action returns

@@ -1,4 +1,4 @@
-"""WorldTest phases (WORLDTEST.md): the interaction phase and the three test families, each an
+"""WorldTest phases (docs/spec/worldtest.md): the interaction phase and the three test families, each an
 environment with its own action set, plus scoring and the episode runner.
 
 ``run_episode(task, agent)`` plays an agent through interaction and test and returns an

@@ -1,4 +1,4 @@
-"""The change-detection test (WORLDTEST.md 3.2).
+"""The change-detection test (docs/spec/worldtest.md 3.2).
 
 The agent plays the task's *modified* program (with its trigger and the task's seed), which
 behaves like the original until its change shows. Frames of a run are numbered from 0 (the
@@ -13,7 +13,7 @@ Actions, in two stages:
 
 The raw reward of ``submit t`` is ``scoring.cd_raw_reward(t, change)`` where ``change`` (``T``)
 is the index of the first frame of this run whose state satisfies the task's observational
-``condition``, checked on the initial state and after every tick (WORLDTEST.md 3.2); the
+``condition``, checked on the initial state and after every tick (docs/spec/worldtest.md 3.2); the
 phase's ``reward`` is that raw reward, the score ``max(0, raw)``. Ending
 without a submission (budget used up) gives raw reward 0. Every valid action (world action,
 reset, declare, watch, submit) uses one unit of the budget (``budgets.test_steps``).

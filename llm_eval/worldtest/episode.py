@@ -6,7 +6,7 @@ task seed), calls the agent's optional ``reset(EpisodeStart)`` hook, then asks
 then does the same with the family's test phase (``make_test_phase``). It returns an
 ``EpisodeResult``: the score (``max(0, raw)``), the raw reward, the record of every step (the
 observation the agent acted on, its action, whether it was valid, the message), and the
-behaviour measures of WORLDTEST.md 7 that the phases can know: valid actions by kind, resets
+behaviour measures of docs/spec/worldtest.md 7 that the phases can know: valid actions by kind, resets
 and their share of the interaction actions, the action sequence of every run, rule coverage
 during interaction and invalid actions.
 
@@ -16,7 +16,7 @@ transcript can be written event by event: ``("phase_start", {"phase"})``, ``("ob
 ``("action", {"record"})`` after it (the ``StepRecord``) and ``("phase_end", {"phase",
 "stats", "reward"})``.
 
-``protocol`` chooses the rules: ``worldtest`` (ours, WORLDTEST.md) or ``autumnbench`` (the
+``protocol`` chooses the rules: ``worldtest`` (ours, docs/spec/worldtest.md) or ``autumnbench`` (the
 published harness's, ``autumnbench`` package): there every action is a step, the interaction
 budget is hidden, and one cap of 501 steps bounds the whole episode [C4] (a test that reaches it
 scores 0). ``ticks_per_action`` (worldtest; default the task's, else 1) runs that many ticks
@@ -140,7 +140,7 @@ class EpisodeResult:
 
     @property
     def reset_share(self) -> float:
-        """Resets as a share of the valid interaction actions (WORLDTEST.md 7)."""
+        """Resets as a share of the valid interaction actions (docs/spec/worldtest.md 7)."""
         return self.resets / self.interaction.steps if self.interaction.steps else 0.0
 
     def to_dict(self, *, steps: bool = True) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The interaction phase (WORLDTEST.md 1): free play in the world, reward-free.
+"""The interaction phase (docs/spec/worldtest.md 1): free play in the world, reward-free.
 
 Actions: the world's (``click X Y``, ``left``, ``right``, ``up``, ``down``, ``noop``; one
 action = ``ticks_per_action`` ticks, default 1, the extra ones noops, every intermediate frame
@@ -9,7 +9,7 @@ The budget (``interaction_steps``, default 200) counts world actions and resets;
 up the phase is truncated and the test follows, exactly as after ``go-to-test``. Reward is
 always 0.
 
-The phase also measures behaviour (WORLDTEST.md 7): valid actions by kind (``counts``), resets,
+The phase also measures behaviour (docs/spec/worldtest.md 7): valid actions by kind (``counts``), resets,
 the action sequence of every run (a run starts at the beginning of the phase and at every
 reset), and rule coverage over the whole phase: an on-clause counts as fired if it fired in any
 run (each reset starts a new interpreter, whose own coverage starts empty).

@@ -1,4 +1,4 @@
-"""The masked-frame prediction test (WORLDTEST.md 3.1).
+"""The masked-frame prediction test (docs/spec/worldtest.md 3.1).
 
 The agent is shown a recorded trajectory of the same program: every frame with the action that
 led to it, the last frames (from ``masked_from`` on) with one rectangle hidden. It may re-watch

@@ -50,7 +50,7 @@ def _rows(frame: Frame) -> list[list[str]]:
 @dataclass(frozen=True, slots=True)
 class EpisodeStart:
     """What an agent is told before the interaction phase: its budget and the protocol. Never
-    the test family: the interaction phase must not reveal which test follows (WORLDTEST.md
+    the test family: the interaction phase must not reveal which test follows (docs/spec/worldtest.md
     1)."""
 
     interaction_steps: int

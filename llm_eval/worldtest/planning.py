@@ -1,4 +1,4 @@
-"""The planning test (WORLDTEST.md 3.3).
+"""The planning test (docs/spec/worldtest.md 3.3).
 
 The same program and seed as the interaction phase, restarted from its initial state; no reset.
 The agent sees the goal grid and the mask of the cells that matter and acts with the world's

@@ -1,8 +1,8 @@
-"""Scores of the test families (WORLDTEST.md 3), pure functions.
+"""Scores of the test families (docs/spec/worldtest.md 3), pure functions.
 
 Change detection. Frames of a run are numbered from 0 (the run's initial frame, after its
 start or reset); frame k is the frame shown after the run's k-th action. The task's change
-condition is observational (WORLDTEST.md 3.2): an expression over the world's state, checked
+condition is observational (docs/spec/worldtest.md 3.2): an expression over the world's state, checked
 on the initial state and after every tick (``condition_holds``). **T is the index of the first
 frame of the current run whose state satisfies it.** (A hidden start-of-tick trigger may still
 drive the modified program; it does not define T.) With ``t`` the frame index the agent
@@ -51,7 +51,7 @@ def cd_raw_reward(t: int, T: int | None) -> float:
 def condition_holds(interpreter, condition: str, *, harness: bool = False) -> bool:
     """Whether the change ``condition`` holds on ``interpreter``'s current state: the value is
     the boolean true (``harness``: its printed form contains ``true``, the published harness's
-    test, AUTUMNBENCH-HARNESS.md X4)."""
+    test, docs/spec/autumnbench-harness.md X4)."""
     if harness:
         return "true" in interpreter.evaluate_to_string(condition)
     return interpreter.evaluate(condition) is True

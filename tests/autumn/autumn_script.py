@@ -1,4 +1,4 @@
-"""Shared helpers of the Autumn tests: printed forms (AUTUMN.md 5.5), the random generator of
+"""Shared helpers of the Autumn tests: printed forms (docs/spec/autumn.md 5.5), the random generator of
 11.1, the hash-table order of 9.1, and a small script runner (evaluations, steps, host renders,
 frame checks on one interpreter).
 

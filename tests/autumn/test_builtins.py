@@ -1,4 +1,4 @@
-"""Every native builtin (AUTUMN.md 12) and every stdlib function (AUTUMN.md 13), table-driven.
+"""Every native builtin (docs/spec/autumn.md 12) and every stdlib function (docs/spec/autumn.md 13), table-driven.
 
 A row is an expression (in the host syntax of 14.2: no outer parentheses) evaluated against a
 small fixture program, and the printed form (5.5) the spec says it must give, or the error it

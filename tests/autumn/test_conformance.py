@@ -1,4 +1,4 @@
-"""Data-driven conformance tests: the cases of AUTUMN.md section 17.
+"""Data-driven conformance tests: the cases of docs/spec/autumn.md 17.
 
 The cases live in ``conformance/cases.yaml`` (generated from the spec by
 ``conformance/extract_cases.py``); adding a case means adding a row there. Each case is run
@@ -11,7 +11,7 @@ the way the spec's host loop says:
 
 Exactly one host render is made per frame (C45 draws a random number on every render). It is
 ``render_all()`` when the case gives the exact JSON text for that frame (the grid is then
-built from that JSON as in AUTUMN.md 10.3), otherwise ``render_frame()``.
+built from that JSON as in docs/spec/autumn.md 10.3), otherwise ``render_frame()``.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ def _find_spec() -> Path | None:
 
 
 def test_cases_yaml_matches_spec() -> None:
-    """cases.yaml is exactly what extract_cases.py produces from AUTUMN.md (if it is found)."""
+    """cases.yaml is exactly what extract_cases.py produces from the upstream specification
+    AUTUMN.md, which docs/spec/autumn.md restates (skipped where that file is not at hand)."""
     spec = _find_spec()
     if spec is None:
         pytest.skip("AUTUMN.md not found (set AUTUMN_SPEC to its path)")
@@ -106,7 +107,7 @@ def test_cases_yaml_matches_spec() -> None:
 
 
 def grid_from_json(text: str, background: str) -> list[list[str]]:
-    """The text grid of AUTUMN.md 10.3, built from render_all() output."""
+    """The text grid of docs/spec/autumn.md 10.3, built from render_all() output."""
     data = json.loads(text)
     n = data["GRID_SIZE"]
     grid = [[background for _ in range(n)] for _ in range(n)]

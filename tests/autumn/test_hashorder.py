@@ -1,4 +1,4 @@
-"""The hash-table order (AUTUMN.md 9.1): the run-per-bucket ``HashOrder`` gives the order the
+"""The hash-table order (docs/spec/autumn.md 9.1): the run-per-bucket ``HashOrder`` gives the order the
 spec's flat-list algorithm gives, for any history of insertions and erasures, and it grows
 linearly, so a program with many globals loads in seconds (issue 33)."""
 
@@ -12,7 +12,7 @@ from llm_eval.autumn.hashorder import HashOrder, _next_bucket_count, string_hash
 
 
 class _SpecOrder:
-    """AUTUMN.md 9.1 written out literally: one list, searched for each placement."""
+    """docs/spec/autumn.md 9.1 written out literally: one list, searched for each placement."""
 
     def __init__(self) -> None:
         self.order: list[str] = []

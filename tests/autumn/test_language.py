@@ -1,6 +1,6 @@
 """Builtins, stdlib functions and spec edges beyond the conformance cases, as data tables.
 
-Each row names the AUTUMN.md section it checks. Values are the reference printed forms (5.5).
+Each row names the docs/spec/autumn.md section it checks. Values are the reference printed forms (5.5).
 """
 
 import pytest

@@ -1,6 +1,6 @@
 """``autumn check``'s rules for text the reference runs but not as it reads (llm_eval.autumn.lint):
 what each refuses or warns of, what it leaves alone, and that the interpreter itself keeps the
-reference's reading (AUTUMN.md 15.1 Q12, Q14) so no frame changes."""
+reference's reading (docs/spec/autumn.md 15.1 Q12, Q14) so no frame changes."""
 
 from __future__ import annotations
 

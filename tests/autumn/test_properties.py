@@ -1,13 +1,13 @@
 """Property tests (hypothesis) of the Autumn reader and evaluator.
 
 (a) random text never makes the reader/loader fail with anything but our typed errors;
-(b) random WELL-FORMED programs, built from the grammar of AUTUMN.md 2-4 and 12-13 (objects with
+(b) random WELL-FORMED programs, built from the grammar of docs/spec/autumn.md 2-4 and 12-13 (objects with
     fields and cells, state variables with initnext, on-clauses with arrows and clicks,
     expressions from the operators, builtins and stdlib calls with random arguments of random
     kinds), loaded and stepped through random actions, never raise AutumnInternalError or any
     non-Autumn exception (ill-typed programs may fail with our typed errors);
 (c) the native stdlib and the pure-Autumn stdlib behave identically on them (same render_all
-    texts step by step, or the same error type at the same step; AUTUMN.md 13 (a)-(c));
+    texts step by step, or the same error type at the same step; docs/spec/autumn.md 13 (a)-(c));
 (d) determinism: the same program, seed and actions give the same frames twice.
 """
 

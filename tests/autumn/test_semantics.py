@@ -1,4 +1,4 @@
-"""Edges of the Autumn language that AUTUMN.md describes and section 17 does not already pin.
+"""Edges of the Autumn language that docs/spec/autumn.md describes and section 17 does not already pin.
 
 Each test (or table row) names the spec sentence it checks. Expected values are worked out by
 hand from the spec; hash orders (9.1) and random draws (11.1) come from the transcriptions in

@@ -1,4 +1,4 @@
-"""Every registered world through the same checks (STYLE.md: one test runs the whole registry).
+"""Every registered world through the same checks (the style guide: one test runs the whole registry).
 
 For each bundled world: it loads at its declared size; 500 seeded random actions run without
 error; the same seed gives the same frames; a stochastic world shows different frames under a

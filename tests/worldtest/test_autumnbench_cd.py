@@ -1,4 +1,4 @@
-"""The ``autumnbench`` change-detection test against AUTUMNBENCH-HARNESS.md [X1-X13, D4].
+"""The ``autumnbench`` change-detection test against docs/spec/autumnbench-harness.md [X1-X13, D4].
 
 The drizzle fixture's changed program makes red drops from the tick after the second click;
 the condition (some drop is ``hot``) is seen by the harness one step late. Each test drives the

@@ -1,4 +1,4 @@
-"""The ``autumnbench`` interaction phase against AUTUMNBENCH-HARNESS.md [I1-I8, R1, C6].
+"""The ``autumnbench`` interaction phase against docs/spec/autumnbench-harness.md [I1-I8, R1, C6].
 
 Each test drives the phase directly (``reset()`` / ``step(text)``) on the drizzle fixture and
 checks reward, observation text and phase clock step by step against what the published

@@ -1,4 +1,4 @@
-"""The ``autumnbench`` masked-frame prediction test against AUTUMNBENCH-HARNESS.md [M1-M10, D3].
+"""The ``autumnbench`` masked-frame prediction test against docs/spec/autumnbench-harness.md [M1-M10, D3].
 
 Expected observations are built from the fixture's published-layout files themselves
 (``prompts/drizzle_mfp.json`` through ``color_dict.yaml``), not from the imported task: 11

@@ -1,4 +1,4 @@
-"""The ``autumnbench`` planning test against AUTUMNBENCH-HARNESS.md [P1-P6, D2, D5].
+"""The ``autumnbench`` planning test against docs/spec/autumnbench-harness.md [P1-P6, D2, D5].
 
 The drizzle fixture's goal: the player at (0, 5) and a gray block at (4, 2), every other cell
 ignored; ``left``, ``left``, ``click 4 2`` reaches it on the third tick."""

@@ -1,4 +1,4 @@
-"""The ``autumnbench`` profile's episode rules against AUTUMNBENCH-HARNESS.md [C1-C7, I4, S1,
+"""The ``autumnbench`` profile's episode rules against docs/spec/autumnbench-harness.md [C1-C7, I4, S1,
 S2, A5, A9, G1, D1, D6]: whole episodes played by a ``ScriptAgent`` through ``run_episode(...,
 protocol="autumnbench")`` on the drizzle fixture, and seeds, agents and bundled worlds."""
 

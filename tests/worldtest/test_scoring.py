@@ -1,4 +1,4 @@
-"""The change-detection reward of WORLDTEST.md 3.2, as a table, and the aggregate score."""
+"""The change-detection reward of docs/spec/worldtest.md 3.2, as a table, and the aggregate score."""
 
 from __future__ import annotations
 

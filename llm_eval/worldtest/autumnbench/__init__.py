@@ -1,6 +1,6 @@
 """The ``autumnbench`` protocol: the published AutumnBench harness's phases, step for step.
 
-AUTUMNBENCH-HARNESS.md describes what the harness does; each phase here cites the rules it
+docs/spec/autumnbench-harness.md describes what the harness does; each phase here cites the rules it
 implements ([I1] ... [P7]). The phases use the same machinery as the worldtest ones (``Phase``,
 the runner, observations, transcripts) with the harness's rules (``base``). The runner
 (``llm_eval.worldtest.episode``) adds the composite's rules: the interaction budget counts every

@@ -1,4 +1,4 @@
-; (if "no" ...) always takes its then-branch: check refuses it (AUTUMN.md 5.2)
+; (if "no" ...) always takes its then-branch: check refuses it (docs/spec/autumn.md 5.2)
 (program
   (= GRID_SIZE 4)
   (object Lamp (: lit Bool) (Cell 0 0 (if "no" then "red" else "blue")))

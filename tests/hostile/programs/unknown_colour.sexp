@@ -1,4 +1,4 @@
-; a colour outside the palette of AUTUMN.md 16: a warning (Autumn accepts any string)
+; a colour outside the palette of docs/spec/autumn.md 16: a warning (Autumn accepts any string)
 (program
   (= GRID_SIZE 4)
   (object Dot (Cell 0 0 "redd"))
