@@ -20,7 +20,9 @@ transcript can be written event by event: ``("phase_start", {"phase"})``, ``("ob
 published harness's, ``autumnbench`` package): there every action is a step, the interaction
 budget is hidden, and one cap of 501 steps bounds the whole episode [C4] (a test that reaches it
 scores 0). ``ticks_per_action`` (worldtest; default the task's, else 1) runs that many ticks
-per interaction action and shows every intermediate frame.
+per interaction action and shows every intermediate frame. ``harness`` (autumnbench only: a
+``HarnessSettings``) gives the published harness's settings: image mode, frame stacking and
+skipping, its own instruction texts; None is its defaults.
 
 An agent ends the episode early by raising ``StopEpisode`` (a script that has run out): the
 test is then scored as it stands, ``ended`` "stopped"; ``ContextExhausted`` (the model's
@@ -45,6 +47,7 @@ from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
 from .planning import PlanningPhase
 from .autumnbench import (TOTAL_STEP_CAP, HarnessCD, HarnessInteraction, HarnessMFP,
                           HarnessPlanning)
+from .autumnbench.settings import DEFAULT_SETTINGS, HarnessSettings
 from .programs import ProgramsRoot, modified_world, original_world
 
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
@@ -161,14 +164,15 @@ class EpisodeResult:
 def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
                     programs_root: ProgramsRoot | None = None,
                     max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
-                    protocol: str = "worldtest", cap: int | None = None) -> Phase:
+                    protocol: str = "worldtest", cap: int | None = None,
+                    harness: HarnessSettings | None = None) -> Phase:
     """The test phase of ``task``'s family under ``protocol`` (not yet reset). ``background``
     is the world's background colour, used for the MFP recording's frames; ``cap`` the steps the
     autumnbench test may take."""
     limit = max_consecutive_invalid
     if protocol == "autumnbench":
         return _harness_test(task, background, programs_root,
-                             TOTAL_STEP_CAP if cap is None else cap)
+                             TOTAL_STEP_CAP if cap is None else cap, harness or DEFAULT_SETTINGS)
     match task.family:
         case "mfp":
             return MFPPhase(task.public, answer=task.hidden.answer, background=background,
@@ -186,17 +190,17 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
 
 
 def _harness_test(task, background: str, programs_root: ProgramsRoot | None,
-                  cap: int) -> Phase:
+                  cap: int, harness: HarnessSettings) -> Phase:
     match task.family:
         case "mfp":
             return HarnessMFP(task.public, answer=task.hidden.answer, background=background,
-                              budget=cap)
+                              budget=cap, settings=harness)
         case "cd":
             return HarnessCD(modified_world(task, programs_root),
-                             condition=task.hidden.condition, budget=cap)
+                             condition=task.hidden.condition, budget=cap, settings=harness)
         case "planning":
             return HarnessPlanning(original_world(task), goal=task.public.goal,
-                                   mask=task.public.mask, budget=cap)
+                                   mask=task.public.mask, budget=cap, settings=harness)
     raise ValueError(f"unknown task family {task.family!r}")
 
 
@@ -244,7 +248,8 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
                 programs_root: ProgramsRoot | None = None,
                 max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
                 observer: Observer | None = None, protocol: str = "worldtest",
-                ticks_per_action: int | None = None) -> EpisodeResult:
+                ticks_per_action: int | None = None,
+                harness: HarnessSettings | None = None) -> EpisodeResult:
     """Play ``agent`` through the interaction phase and ``task``'s test (module docstring).
 
     ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
@@ -255,8 +260,12 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
         raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
     cap = TOTAL_STEP_CAP if protocol == "autumnbench" else None
+    if harness is not None and protocol != "autumnbench":
+        raise ValueError("the harness's settings (image mode, stack_frames, skip_frames, its "
+                         "texts) belong to the autumnbench protocol")
     if protocol == "autumnbench":
-        interaction: Phase = HarnessInteraction(original_world(task), budget=budget)
+        interaction: Phase = HarnessInteraction(original_world(task), budget=budget,
+                                                settings=harness or DEFAULT_SETTINGS)
     else:
         ticks = ticks_per_action or task.ticks_per_action or 1
         interaction = InteractionPhase(original_world(task), budget=budget,
@@ -272,13 +281,14 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
         background = interaction.world.frame.background
         test = make_test_phase(task, background=background, programs_root=programs_root,
                                max_consecutive_invalid=max_consecutive_invalid,
-                               protocol=protocol,
+                               protocol=protocol, harness=harness,
                                cap=None if cap is None else max(1, cap - len(records)))
         _play(test, agent, records, observer, cap)
     except StopEpisode as exc:
         if test is None:
             test = make_test_phase(task, background=interaction.world.frame.background,
                                    programs_root=programs_root, protocol=protocol,
+                                   harness=harness,
                                    max_consecutive_invalid=max_consecutive_invalid,
                                    cap=None if cap is None else max(1, cap - len(records)))
             test.ended = exc.ended

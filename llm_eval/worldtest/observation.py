@@ -35,8 +35,8 @@ from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
 from .commands import ActionForm
 
-__all__ = ["Observation", "MFPView", "CDView", "PlanningView", "EpisodeStart", "MASK_COLOUR",
-           "PHASES"]
+__all__ = ["Observation", "Picture", "MFPView", "CDView", "PlanningView", "EpisodeStart",
+           "MASK_COLOUR", "PHASES"]
 
 PHASES = ("interaction", "mfp", "cd", "planning")
 
@@ -117,6 +117,21 @@ class PlanningView:
 
 
 @dataclass(frozen=True, slots=True)
+class Picture:
+    """An image the published harness sends in its image mode (``autumnbench`` protocol, R2):
+    ``rows`` of colour names, drawn with ``fill`` where a name is not a colour, ``mask``
+    cells marked with a cross when ``crosses`` (``render.harness_jpeg``)."""
+
+    rows: tuple[tuple[str, ...], ...]
+    fill: str = "black"
+    crosses: bool = False
+
+    def to_dict(self) -> dict:
+        return {"rows": [list(r) for r in self.rows], "fill": self.fill,
+                "crosses": self.crosses}
+
+
+@dataclass(frozen=True, slots=True)
 class Observation:
     """One step's view of the episode (see the module docstring)."""
 
@@ -135,6 +150,10 @@ class Observation:
     text: str | None = None
     offered: tuple[str, ...] = ()
     frames: tuple[Frame, ...] = ()
+    # the autumnbench protocol's image mode: the images this observation sends (none for a
+    # text-only answer such as an invalid action's)
+    image_mode: bool = False
+    pictures: tuple[Picture, ...] = ()
 
     @property
     def valid_actions(self) -> tuple[str, ...]:
@@ -161,6 +180,9 @@ class Observation:
             data["offered"] = list(self.offered)
         if self.frames:
             data["frames"] = [_rows(f) for f in self.frames]
+        if self.image_mode:
+            data["image_mode"] = True
+            data["pictures"] = [p.to_dict() for p in self.pictures]
         return data
 
     def summary(self) -> dict:

@@ -15,6 +15,9 @@ in brackets):
   transcript shows it; the agent sees only the empty text.
 - **Observations are the harness's text** (``Observation.text``) with its list of offered
   action strings (``Observation.offered``); the frame is still attached for renderers.
+- **Image mode** (``settings.render_mode`` image): observation texts lose their grid JSON
+  (``_grid``) and the phase sets ``pictures``, the images the harness sends with this
+  observation (none with a text-only answer) [R2, A7].
 - A **terminal flag** that, as in the harness's change-detection environment [X4, X13], may be
   set by a step that then raises: that step is not terminal, the next one is.
 
@@ -32,8 +35,9 @@ from ...autumn import Frame
 from ...errors import AutumnError
 from ..commands import ActionForm, Command
 from ..errors import PhaseStateError
-from ..observation import Observation
+from ..observation import Observation, Picture
 from ..phase import Phase, StepResult
+from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessPhase", "HarnessRaise", "parse_game_action", "click_pattern", "grid_json",
            "INVALID_SELECT"]
@@ -51,6 +55,18 @@ def grid_json(frame: Frame) -> str:
     import json
 
     return json.dumps([list(row) for row in frame.grid])
+
+
+def harness_picture(frame: Frame, *, program_background: bool) -> Picture:
+    """The image the harness draws of ``frame`` [R2]: with the program's background
+    (interaction), or, as its CD and planning environments draw, with the default ``black`` in
+    the background's place (the frame keeps no record of which cells are background, so a cell
+    of an element coloured like the background turns black too)."""
+    if program_background or frame.background == "black":
+        return Picture(frame.grid, fill=frame.background)
+    rows = tuple(tuple("black" if c == frame.background else c for c in row)
+                 for row in frame.grid)
+    return Picture(rows, fill="black")
 
 
 def click_pattern(size: int) -> str:
@@ -82,9 +98,12 @@ def parse_game_action(text: str) -> Action | None:
 class HarnessPhase(Phase):
     """A phase with the harness's step rules (module docstring)."""
 
-    def __init__(self, *, family: str | None, budget: int) -> None:
+    def __init__(self, *, family: str | None, budget: int,
+                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, max_consecutive_invalid=budget + 1)
+        self.settings = settings
         self.text = ""                 # the current observation text
+        self.pictures: tuple[Picture, ...] = ()   # image mode: the images sent with it
         self.raw_reward = 0.0
         self._flag = False             # the harness env's terminal flag [X4]
 
@@ -110,12 +129,14 @@ class HarnessPhase(Phase):
         shown = text if isinstance(text, str) else repr(text)
         self.steps += 1                                   # every action is a step [C2]
         extra: dict[str, Any] = {}
+        self.pictures = ()
         try:
             if not isinstance(text, str):
                 raise HarnessRaise(f"the action is not text: {shown}")
             reward, terminated, self.text, valid, extra = self._harness_step(text)
         except (HarnessRaise, AutumnError) as exc:        # [C6]
             reward, terminated, self.text, valid = 0.0, False, "", False
+            self.pictures = ()
             extra = {"error": f"{type(exc).__name__}: {exc}"}
         if not valid:
             self.invalid_actions += 1
@@ -146,8 +167,14 @@ class HarnessPhase(Phase):
     def _payload(self) -> dict[str, Any]:
         return {}
 
+    def _grid(self, grid_text: str) -> str:
+        """A grid's JSON in the observation text: in image mode the image carries it."""
+        return "" if self.settings.image else grid_text
+
     def _observation(self, invalid: str | None, message: str | None) -> Observation:
         return Observation(phase=self.name, family=self.family, step=self.steps,
                            budget_left=self.budget_left, frame=self._frame(), actions=(),
                            invalid=None, message=message, text=self.text,
-                           offered=self.offered, **self._payload())
+                           offered=self.offered, image_mode=self.settings.image,
+                           pictures=self.pictures if self.settings.image else (),
+                           **self._payload())

@@ -28,6 +28,15 @@ time) is invalid ("Invalid action. Please select a valid action."), except that 
   grid is shown and appended. In ``change`` (only clicks get there) a click that parses runs a
   tick, then the observation is ``frames[time - 1]``, out of range, so the step is empty [X11].
 
+In image mode each grid observation is "Here is the current frame: " (the first: the intro)
+with the frame's image, drawn with black in the background's place [R2]; ``Submit choice``
+sets the terminal flag and then raises, as the harness's text-only ``change_observation``
+does, so the step is empty and unscored and the next step that does not raise ends the test
+with reward 0: change detection is never scored in image mode [X12].
+
+With ``--harness-texts`` the first observation is the harness's intro immediately followed by
+the grid JSON.
+
 So the condition is seen one step late [X6]: a state made by step k's tick is first seen at step
 k+1. The final text says whether the environment had changed and by how many frames the answer
 was off [X9].
@@ -41,7 +50,8 @@ from ...autumn import Frame
 from ...worlds import World
 from ..scoring import cd_raw_reward, condition_holds
 from .base import INVALID_SELECT, HarnessPhase, HarnessRaise, click_pattern, grid_json
-from .base import parse_game_action
+from .base import harness_picture, parse_game_action
+from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessCD", "CD_INTRO", "FOUND", "SUBMIT", "NOT_CHANGED"]
 
@@ -62,8 +72,8 @@ class HarnessCD(HarnessPhase):
     name = "cd"
 
     def __init__(self, world: World, *, condition: str, budget: int,
-                 family: str = "cd") -> None:
-        super().__init__(family=family, budget=budget)
+                 family: str = "cd", settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+        super().__init__(family=family, budget=budget, settings=settings)
         if not condition:
             raise ValueError("the change-detection test needs a condition")
         self.world = world
@@ -72,6 +82,7 @@ class HarnessCD(HarnessPhase):
         self.triggered = False
         self.change: int | None = None       # T, on the phase clock
         self.frames: list[str] = []
+        self._grids: list[Frame] = []       # the frame each of ``frames`` shows
         self.curr_frame = 0
         self.state = "interactive"
         self.submitted: int | None = None
@@ -80,8 +91,14 @@ class HarnessCD(HarnessPhase):
     def _start(self) -> None:
         frame, _ = self.world.reset()
         self._click = click_pattern(frame.size)
-        self.text = f"{CD_INTRO}\n\nHere is the initial frame: {grid_json(frame)}"
-        self.frames = [self.text]
+        head = self.settings.text("cd_intro", f"{CD_INTRO}\n\nHere is the initial frame: ")
+        self.text = head + self._grid(grid_json(frame))
+        self.frames, self._grids = [self.text], [frame]
+        self._show(frame)
+
+    def _show(self, frame: Frame) -> None:
+        if self.settings.image:
+            self.pictures = (harness_picture(frame, program_background=False),)
 
     @property
     def offered(self) -> tuple[str, ...]:
@@ -103,7 +120,15 @@ class HarnessCD(HarnessPhase):
     def _shown(self, index: int) -> str:
         if not 0 <= index < len(self.frames):
             raise HarnessRaise(f"frames[{index}] is out of range ({len(self.frames)} frames)")
+        self._show(self._grids[index])
         return self.frames[index]
+
+    def _append(self, frame: Frame) -> str:
+        shown = f"Here is the current frame: {self._grid(grid_json(frame))}"
+        self.frames.append(shown)
+        self._grids.append(frame)
+        self._show(frame)
+        return shown
 
     def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         flagged = self._flag                 # set by an earlier step that then raised [X13]
@@ -136,11 +161,15 @@ class HarnessCD(HarnessPhase):
         if text == "reset":
             self.world.reset()
             self.triggered, self.change, self.frames, self.curr_frame = False, None, [], 0
+            self._grids = []
             raise HarnessRaise("the harness's reset branch sets no observation")
         return self._game_action(text)
 
     def _submit(self) -> tuple[float, bool, str, bool, dict[str, Any]]:
         self._flag = True
+        if self.settings.image:      # [X12]
+            raise HarnessRaise("Submit choice in image mode: the harness's change_observation "
+                               "supports text only")
         t = self.curr_frame
         self.submitted = t
         self.raw_reward = cd_raw_reward(t, self.change)
@@ -160,17 +189,13 @@ class HarnessCD(HarnessPhase):
                 self.world.tick(action)
             return 0.0, False, self._shown(self.time - 1), True, {}
         if action is None:                    # a click with fewer than 3 tokens
-            shown = f"Here is the current frame: {grid_json(self.world.frame)}"
-            self.frames.append(shown)
-            return 0.0, False, shown, False, {}
+            return 0.0, False, self._append(self.world.frame), False, {}
         from ...actions import apply_action
 
         apply_action(self.world.interpreter, action)   # registered, then seen again [X4]
         self._see_condition()
         frame = self.world.tick(None)[-1]
-        shown = f"Here is the current frame: {grid_json(frame)}"
-        self.frames.append(shown)
-        return 0.0, False, shown, True, {"run_step": self.world.steps}
+        return 0.0, False, self._append(frame), True, {"run_step": self.world.steps}
 
     def _frame(self) -> Frame:
         return self.world.frame

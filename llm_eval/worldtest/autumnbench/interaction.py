@@ -12,7 +12,15 @@
   observation lists every frame: blocks ``Frame time: F`` / ``Action took: A`` /
   ``Observation: <grid>`` with ``F = (time - 1) * n + 2 + k``, joined by a blank line and
   ``Observation: `` (so later blocks begin ``Observation: Frame time: ...``). With
-  ``stack_frames`` False one tick runs and the grid alone is returned.
+  ``stack_frames`` False one tick runs and the grid alone is returned. With ``skip_frames``
+  the same ticks run and only the last grid is shown, after a line saying how many frames
+  were skipped (our words; the harness's own line is not among ``--harness-texts``).
+- **Image mode** [I7]: a stacked action runs ``1 + n`` ticks and only the last frame's image is
+  sent (text empty); with ``skip_frames`` the skip line says ``True`` frames, as the harness's
+  does (it prints the flag, not the count); without stacking one tick and its image. Every
+  grid is an image drawn with the program's background [R2].
+- The first observation is the intro and a line introducing the grid (ours, or the harness's
+  own with ``--harness-texts``: then exactly its concatenation, intro + grid line + JSON).
 - The budget counts every step; the runner switches to the test when it is used up, and the
   last action's frames are never shown [C3]. The agent is never told the budget.
 """
@@ -23,9 +31,13 @@ from typing import Any
 
 from ...autumn import Frame
 from ...worlds import World
-from .base import HarnessPhase, click_pattern, grid_json, parse_game_action
+from .base import HarnessPhase, click_pattern, grid_json, harness_picture, parse_game_action
+from .settings import DEFAULT_SETTINGS, HarnessSettings
 
-__all__ = ["HarnessInteraction", "INTERACTION_INTRO"]
+__all__ = ["HarnessInteraction", "INTERACTION_INTRO", "SKIPPED"]
+
+#: our words for the harness's skip_frames line [I6]; {count} is n (image mode: "True" [I7])
+SKIPPED = "{count} frames were skipped; the current frame follows. "
 
 INTERACTION_INTRO = (
     "This is the interactive phase. You are in a grid world whose rules you do not know. Act in "
@@ -38,10 +50,15 @@ class HarnessInteraction(HarnessPhase):
 
     name = "interaction"
 
-    def __init__(self, world: World, *, budget: int, stack_frames: bool = True) -> None:
-        super().__init__(family=None, budget=budget)
+    def __init__(self, world: World, *, budget: int, stack_frames: bool | None = None,
+                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+        if stack_frames is not None and stack_frames != settings.stack_frames:
+            from dataclasses import replace
+
+            settings = replace(settings, stack_frames=stack_frames)
+        super().__init__(family=None, budget=budget, settings=settings)
         self.world = world
-        self.stack_frames = stack_frames
+        self.stack_frames = settings.stack_frames
         self.time = 0
         self.frame_rate = 1
         self.resets = 0
@@ -57,7 +74,15 @@ class HarnessInteraction(HarnessPhase):
         size = frame.size
         self._offered = ("left", "right", "up", "down", click_pattern(size), "noop", "quit",
                          "go-to-test", "reset")
-        self.text = (f"{INTERACTION_INTRO}\n\nThe initial grid is:\n{grid_json(frame)}")
+        texts = self.settings.texts
+        head = (f"{INTERACTION_INTRO}\n\nThe initial grid is:\n" if texts is None
+                else texts["interaction_intro"] + texts["interaction_grid_line"])
+        self.text = head + self._grid(grid_json(frame))
+        self._show(frame)
+
+    def _show(self, frame: Frame) -> None:
+        if self.settings.image:
+            self.pictures = (harness_picture(frame, program_background=True),)
 
     @property
     def offered(self) -> tuple[str, ...]:
@@ -73,19 +98,29 @@ class HarnessInteraction(HarnessPhase):
             frame, _ = self.world.reset()
             self.resets += 1
             self.runs.append([])
-            return 0.0, False, grid_json(frame), True, {"world_step": 0}
+            self._show(frame)
+            return 0.0, False, self._grid(grid_json(frame)), True, {"world_step": 0}
         action = parse_game_action(text)
         if action is None:
-            return 0.0, False, grid_json(self.world.frame), False, {}
-        frames = self.world.tick(action, self.frame_rate)
+            self._show(self.world.frame)
+            return 0.0, False, self._grid(grid_json(self.world.frame)), False, {}
+        ticks = self.frame_rate
+        if self.settings.image and self.stack_frames:
+            ticks += 1          # the harness's image branch runs n more after its own [I7]
+        frames = self.world.tick(action, ticks)
+        self._show(frames[-1])
         self.runs[-1].append(str(action))
         self._note_coverage()
         return 0.0, False, self._stacked(text, frames), True, {"world_step": self.world.steps}
 
     def _stacked(self, text: str, frames: tuple[Frame, ...]) -> str:
         if not self.stack_frames:
-            return grid_json(frames[-1])
+            return self._grid(grid_json(frames[-1]))
         n = self.frame_rate
+        if self.settings.image:
+            return SKIPPED.format(count=True) if self.settings.skip_frames else ""
+        if self.settings.skip_frames:
+            return SKIPPED.format(count=n) + grid_json(frames[-1])
         blocks = [f"Frame time: {(self.time - 1) * n + 2 + k}\n"
                   f"Action took: {text if k == 0 else 'noop'}\n"
                   f"Observation: {grid_json(frame)}" for k, frame in enumerate(frames)]

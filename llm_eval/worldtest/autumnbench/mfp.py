@@ -10,6 +10,13 @@ shown [M5]. ``rewind`` goes back one frame [M6]. ``choose_option_i`` ends the te
 reward +1 if right, else -1 [M7]; anything not offered is "Invalid action. Please choose from
 the available actions." with nothing changed [M8] (so ``quit``, which the harness handles but
 never offers, cannot abstain).
+
+In image mode [M9] an observation's JSON drops ``render`` (and ``choices``): an unfinished
+frame sends its image (``mask`` cells slategrey with a black cross, [R2]); a finished one sends
+none, because the harness's agent looks its images up under a key the environment does not
+write and sends the JSON blob itself as if it were a JPEG, so no grid and no option ever
+reaches the model [A7]. With ``--harness-texts`` the first observation is the harness's intro
+immediately followed by the JSON.
 """
 
 from __future__ import annotations
@@ -20,7 +27,9 @@ from typing import Any
 from ...autumn import Frame
 from ...tasks.models import MFPPublic
 from ..mfp import masked_frames
+from ..observation import Picture
 from .base import HarnessPhase
+from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessMFP", "MFP_INTRO", "INVALID_CHOOSE"]
 
@@ -40,8 +49,8 @@ class HarnessMFP(HarnessPhase):
     name = "mfp"
 
     def __init__(self, public: MFPPublic, *, answer: int, background: str, budget: int,
-                 family: str = "mfp") -> None:
-        super().__init__(family=family, budget=budget)
+                 family: str = "mfp", settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+        super().__init__(family=family, budget=budget, settings=settings)
         self.public = public
         self._answer = answer
         self.frames = masked_frames(public, background)
@@ -60,7 +69,7 @@ class HarnessMFP(HarnessPhase):
         return len(self.frames) - 1
 
     def _start(self) -> None:
-        self.text = f"{MFP_INTRO}\n{self._frame_json()}"
+        self.text = self.settings.text("mfp_intro", f"{MFP_INTRO}\n") + self._frame_json()
 
     @property
     def offered(self) -> tuple[str, ...]:
@@ -70,6 +79,8 @@ class HarnessMFP(HarnessPhase):
 
     def _frame_json(self) -> str:
         t = self.t
+        if self.settings.image:
+            return self._image_json()
         if not self.finished:
             action = "start" if t == 0 else self.public.actions[t - 1]
             return json.dumps({"video_location": f"{t}/{self.last}", "render": self._renders[t],
@@ -78,6 +89,17 @@ class HarnessMFP(HarnessPhase):
                            "action_took": self.public.actions[-1] if self.public.actions
                            else "start",
                            "choices": self._choices, "is_finished": True})
+
+    def _image_json(self) -> str:
+        t = self.t
+        if self.finished:
+            action = self.public.actions[-1] if self.public.actions else "start"
+        else:
+            action = "start" if t == 0 else self.public.actions[t - 1]
+            rows = tuple(tuple(row) for row in self._renders[t])
+            self.pictures = (Picture(rows, fill="black", crosses=True),)
+        return json.dumps({"video_location": f"{t}/{self.last}", "action_took": action,
+                           "is_finished": self.finished})
 
     def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         if text not in self.offered:

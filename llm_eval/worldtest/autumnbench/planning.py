@@ -13,6 +13,13 @@ tick); anything else is parsed as a world action: unparsable text (``go-to-test`
 then the goal check: every masked cell's name equals the goal's (a goal cell ``transparent``
 matches only a cell rendered ``transparent``) gives reward 1 and ends the test [P5]. There is no
 horizon: the runner's total step cap bounds the test [P6].
+
+In image mode [P7] a grid observation's text is the same prefix and
+``{"highlight_mask": ...}`` alone, and it sends two images: the grid and the goal, both drawn
+as the harness's CD and planning grids are (black in the background's place; the goal as a
+grid of names, so ``transparent`` is drawn black) [R2]. Text-only answers (quit, reset,
+invalid) send none. With ``--harness-texts`` the first observation is the harness's intro
+immediately followed by the JSON.
 """
 
 from __future__ import annotations
@@ -23,9 +30,11 @@ from typing import Any
 
 from ...autumn import Frame
 from ...worlds import World
-from ..observation import PlanningView
+from ..observation import Picture, PlanningView
 from ..planning import goal_cells, goal_reached
-from .base import INVALID_SELECT, HarnessPhase, click_pattern, parse_game_action
+from .base import INVALID_SELECT, HarnessPhase, click_pattern, harness_picture
+from .base import parse_game_action
+from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessPlanning", "PLANNING_INTRO", "QUIT_TEXT", "NO_RESET"]
 
@@ -45,8 +54,9 @@ class HarnessPlanning(HarnessPhase):
     name = "planning"
 
     def __init__(self, world: World, *, goal: Sequence[Sequence[str]],
-                 mask: Sequence[Sequence[bool]], budget: int, family: str = "planning") -> None:
-        super().__init__(family=family, budget=budget)
+                 mask: Sequence[Sequence[bool]], budget: int, family: str = "planning",
+                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+        super().__init__(family=family, budget=budget, settings=settings)
         self.world = world
         self.goal = tuple(tuple(row) for row in goal)
         self.mask = tuple(tuple(bool(m) for m in row) for row in mask)
@@ -66,13 +76,18 @@ class HarnessPlanning(HarnessPhase):
                          "quit", "quit")
         self._view = PlanningView(goal=Frame(self.goal, frame.background), mask=self.mask,
                                   horizon=0)
-        self.text = f"{PLANNING_INTRO}\nThe initial grid is: {self._state(frame)}"
+        head = self.settings.text("planning_intro", f"{PLANNING_INTRO}\nThe initial grid is: ")
+        self.text = head + self._state(frame)
 
     @property
     def offered(self) -> tuple[str, ...]:
         return self._offered
 
     def _state(self, frame: Frame) -> str:
+        if self.settings.image:
+            self.pictures = (harness_picture(frame, program_background=False),
+                             Picture(self.goal, fill="black", crosses=True))
+            return json.dumps({"highlight_mask": [[int(m) for m in row] for row in self.mask]})
         return json.dumps({"render": [list(r) for r in frame.grid],
                            "goal": [list(r) for r in self.goal],
                            "highlight_mask": [[int(m) for m in row] for row in self.mask]})
