@@ -92,7 +92,7 @@ def _cmd_freeze(args: argparse.Namespace) -> int:
             print(f"replacing an unreadable manifest: {exc}", file=sys.stderr)
     description = args.description if args.description is not None else \
         (old.description if old is not None else "")
-    suite = freeze(args.name, all_tasks(args.worlds), description)
+    suite = freeze(args.name, all_tasks(args.worlds, suite=args.name), description)
     path = write_suite(suite, args.output)
     if old is not None:
         before = {t.id: t for t in old.tasks}

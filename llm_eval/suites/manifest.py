@@ -12,6 +12,9 @@ it)::
                           {"role": "modified program",
                            "path": "worlds/programs/changes/warehouse.sexp", ...}]}, ...]}
 
+  A suite's own version of a task is recorded at its path (``tasks/data/v2/rain-mfp.json``
+  in suite v2; ``tasks.store``), so the manifest says which file each of its tasks is.
+
 - ``path`` is relative to the ``llm_eval`` package (posix separators); ``sha256`` is the digest
   of the file's bytes. Roles: ``task`` (the task file), ``program`` (the world's program) and,
   for change detection, ``modified program``.
@@ -240,12 +243,15 @@ def load_suite(name_or_path: str | Path) -> Suite:
     return suite
 
 
-def task_files(task) -> list[tuple[str, str]]:
-    """``(role, path relative to llm_eval)`` of every file a shipped task reads."""
+def task_files(task, suite: str | None = None) -> list[tuple[str, str]]:
+    """``(role, path relative to llm_eval)`` of every file a shipped task of ``suite`` reads
+    (its task file: the suite's own version if it has one, ``tasks.store.task_relpath``)."""
+    from ..tasks.store import task_relpath
+
     if task.program is not None:
         raise SuiteError(f"task {task.id!r} names its own program ({task.program}): only "
                          "shipped tasks of bundled worlds can be part of a suite")
-    files = [("task", f"tasks/data/{task.id}.json"),
+    files = [("task", task_relpath(task.world, task.family, suite)),
              ("program", f"worlds/programs/{task.world}.sexp")]
     if task.family == "cd":
         relative = PurePosixPath(task.hidden.program)
@@ -257,12 +263,13 @@ def task_files(task) -> list[tuple[str, str]]:
 
 
 def freeze(name: str, tasks, description: str = "") -> Suite:
-    """A manifest of ``tasks`` (shipped tasks, in the order given) as their files are now."""
+    """A manifest of ``tasks`` (shipped tasks of suite ``name``, loaded with
+    ``tasks.store.all_tasks(suite=name)``) as their files are now."""
     order = {f: i for i, f in enumerate(FAMILIES)}
     entries = []
     for task in sorted(tasks, key=lambda t: (t.world, order[t.family])):
         files = []
-        for role, path in task_files(task):
+        for role, path in task_files(task, name):
             digest = _sha256_or_none(path)
             if digest is None:
                 raise SuiteError(f"task {task.id!r}: cannot read its {role} llm_eval/{path}")

@@ -18,9 +18,9 @@ Nothing here is shown to agents; generation copies it into the hidden half of th
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
-__all__ = ["WorldTaskSpec", "TASK_SPECS", "task_spec"]
+__all__ = ["WorldTaskSpec", "TASK_SPECS", "SUITE_CHANGES", "task_spec", "suite_changes"]
 
 
 def _rep(action: str, n: int) -> tuple[str, ...]:
@@ -270,11 +270,46 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def task_spec(world: str) -> WorldTaskSpec:
-    """The hand-written task data of a bundled world (``KeyError`` names the world)."""
+# What a later suite changes in a world's spec, per task (suite -> world -> family -> fields),
+# so that a task of suite v1 that is not fair under redrawn dice (docs/suite-v2.md) is rebuilt
+# (another MFP trajectory and so another masked region, another CD witness, another planning
+# goal) while v1's tasks, generated from the specs above, stay as shipped. Each value was
+# chosen by validating the rebuilt task (``llm-eval tasks validate``), not by its answer.
+SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
+    "v1": {},
+    "v2": {
+        "beehive": {"mfp": {"mfp_seed": 15}},
+        "crystals": {"mfp": {"mfp_seed": 9}},
+        # two noops first: the first difference comes on a tick whose next frame the
+        # original program (growing every 3 ticks) does not catch up with
+        "garden": {"cd": {"cd_witness": ("noop", "noop", "click 1 11", "click 3 11",
+                                         *_rep("noop", 10))}},
+        "hunters": {"mfp": {"mfp_seed": 10}},
+        "kitchen": {"mfp": {"mfp_seed": 8}},
+        "rain": {"mfp": {"mfp_seed": 8}},
+        "wander": {"mfp": {"mfp_seed": 8}},
+    },
+}
+
+
+def suite_changes(suite: str, world: str) -> dict[str, dict[str, object]]:
+    """``SUITE_CHANGES`` of ``suite`` for ``world`` (family -> changed fields); an unknown
+    suite is a ``KeyError`` naming the known ones."""
+    try:
+        return SUITE_CHANGES[suite].get(world, {})
+    except KeyError:
+        raise KeyError(f"no task specs for suite {suite!r}; known: "
+                       f"{', '.join(SUITE_CHANGES)}") from None
+
+
+def task_spec(world: str, family: str | None = None, suite: str = "v1") -> WorldTaskSpec:
+    """The hand-written task data of a bundled world (``KeyError`` names the world); with a
+    ``family``, as ``suite`` builds that family's task (``SUITE_CHANGES``)."""
     specs = _all_specs()
     try:
-        return specs[world]
+        spec = specs[world]
     except KeyError:
         raise KeyError(f"no task spec for world {world!r}; known: "
                        f"{', '.join(sorted(specs))}") from None
+    changes = suite_changes(suite, world).get(family, {}) if family is not None else {}
+    return replace(spec, **changes) if changes else spec

@@ -1,4 +1,11 @@
-"""The shipped task files: ``llm_eval/tasks/data/<world>-<family>.json``, one per task.
+"""The shipped task files: ``llm_eval/tasks/data/<world>-<family>.json``, one per task, and a
+suite's own versions of some tasks in ``llm_eval/tasks/data/<suite>/<world>-<family>.json``.
+
+Which file a task of a suite is: the one in the suite's folder if it has one, else the base
+file (``task_relpath``). Suite v1 has no folder: its tasks are the base files, frozen. Suite
+v2 (``DEFAULT_SUITE``) rebuilt the v1 tasks that are not fair under redrawn dice
+(docs/suite-v2.md) into ``data/v2/``, under the same ids, and shares every other file with v1.
+Loading without a suite loads the default suite's version.
 
 ``load_task("gravity", "planning")`` reads and validates one file; ``all_tasks()`` loads every
 shipped task in (world, family) order. A file that is missing, is not JSON, does not validate,
@@ -17,11 +24,13 @@ from pathlib import Path
 from ..atomic import write_atomic
 from .models import FAMILIES, TaskFileError, parse_task
 
-__all__ = ["DATA_PACKAGE", "task_id", "task_path", "load_task", "load_task_file", "load_task_dir",
+__all__ = ["DATA_PACKAGE", "DEFAULT_SUITE", "task_id", "task_path", "task_relpath", "load_task", "load_task_file", "load_task_dir",
            "load_tasks", "all_tasks", "shipped_task_ids", "dump_task", "write_task"]
 
 DATA_PACKAGE = "llm_eval.tasks"
 DATA_DIR = "data"
+# the suite loaded when none is named: ``run`` without --suite, the demo, ``tasks validate``
+DEFAULT_SUITE = "v2"
 
 
 def task_id(world: str, family: str) -> str:
@@ -33,9 +42,34 @@ def _data_dir() -> Traversable:
     return resources.files(DATA_PACKAGE).joinpath(DATA_DIR)
 
 
-def task_path(world: str, family: str) -> str:
+def _suite_dir(suite: str | None) -> Traversable | None:
+    """The folder of the suite's own task versions (None when it has none, as v1)."""
+    name = DEFAULT_SUITE if suite is None else suite
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        raise TaskFileError(f"suite {name!r}: not a suite name")
+    folder = _data_dir().joinpath(name)
+    return folder if folder.is_dir() else None
+
+
+def _entry(world: str, family: str, suite: str | None) -> tuple[Traversable, str]:
+    """The task file of ``world`` x ``family`` in ``suite`` and its path relative to the
+    ``llm_eval`` package."""
+    name = f"{task_id(world, family)}.json"
+    folder = _suite_dir(suite)
+    if folder is not None and folder.joinpath(name).is_file():
+        return folder.joinpath(name), f"tasks/{DATA_DIR}/{folder.name}/{name}"
+    return _data_dir().joinpath(name), f"tasks/{DATA_DIR}/{name}"
+
+
+def task_relpath(world: str, family: str, suite: str | None = None) -> str:
+    """The task file of ``world`` x ``family`` in ``suite`` (default ``DEFAULT_SUITE``),
+    relative to the ``llm_eval`` package (posix), as a suite manifest records it."""
+    return _entry(world, family, suite)[1]
+
+
+def task_path(world: str, family: str, suite: str | None = None) -> str:
     """Where the shipped task file of ``world`` x ``family`` lives (for messages)."""
-    return str(_data_dir().joinpath(f"{task_id(world, family)}.json"))
+    return str(_entry(world, family, suite)[0])
 
 
 def _check_family(family: str) -> None:
@@ -97,36 +131,41 @@ def load_tasks(path: str | Path) -> list:
     return [load_task_file(path)] if path.is_file() else load_task_dir(path)
 
 
-def load_task(world: str, family: str):
-    """The shipped task of ``world`` x ``family``, validated."""
+def load_task(world: str, family: str, suite: str | None = None):
+    """The shipped task of ``world`` x ``family`` in ``suite`` (default ``DEFAULT_SUITE``:
+    module docstring), validated."""
     _check_family(family)
-    entry = _data_dir().joinpath(f"{task_id(world, family)}.json")
+    entry, _ = _entry(world, family, suite)
     source = str(entry)
     if not entry.is_file():
-        known = sorted(shipped_task_ids())
+        known = sorted(shipped_task_ids(suite))
         raise TaskFileError(f"{source}: no shipped task {task_id(world, family)!r} "
                             f"({len(known)} tasks are shipped)")
     return _parse_text(entry.read_text(encoding="utf-8"), source,
                        expect_id=task_id(world, family))
 
 
-def shipped_task_ids() -> list[str]:
-    """The ids of every shipped task file, sorted."""
-    data = _data_dir()
-    if not data.is_dir():
-        return []
-    return sorted(e.name[:-5] for e in data.iterdir() if e.name.endswith(".json"))
+def shipped_task_ids(suite: str | None = None) -> list[str]:
+    """The ids of every shipped task of ``suite`` (default ``DEFAULT_SUITE``), sorted: the
+    base files' and the suite folder's (a suite's own version replaces the base file)."""
+    ids: set[str] = set()
+    for folder in (_data_dir(), _suite_dir(suite)):
+        if folder is not None and folder.is_dir():
+            ids.update(e.name[:-5] for e in folder.iterdir()
+                       if e.name.endswith(".json") and e.is_file())
+    return sorted(ids)
 
 
-def all_tasks(worlds: list[str] | None = None) -> list:
-    """Every shipped task (optionally only those of ``worlds``), ordered by world then family."""
+def all_tasks(worlds: list[str] | None = None, suite: str | None = None) -> list:
+    """Every shipped task of ``suite`` (default ``DEFAULT_SUITE``; optionally only those of
+    ``worlds``), ordered by world then family."""
     order = {f: i for i, f in enumerate(FAMILIES)}
     tasks = []
-    for tid in shipped_task_ids():
+    for tid in shipped_task_ids(suite):
         world, _, family = tid.rpartition("-")
         if worlds is not None and world not in worlds:
             continue
-        tasks.append(load_task(world, family))
+        tasks.append(load_task(world, family, suite))
     return sorted(tasks, key=lambda t: (t.world, order[t.family]))
 
 
