@@ -88,7 +88,7 @@ def job_task(job: Job):
             from ..suites import load_suite
 
             load_suite(s["suite"]).verify(s["task"])
-        task = load_task(s["world"], s["family"])
+        task = load_task(s["world"], s["family"], s.get("suite"))
     task, _ = seeded(task, s["seed"], s.get("protocol", "worldtest"))
     horizon = job.settings.get("horizon")
     if horizon is not None:

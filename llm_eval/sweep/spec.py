@@ -595,7 +595,7 @@ class Sweep(_Strict):
             elif suite is not None and not suite.has(world, family):
                 continue
             else:
-                task, located = load_task(world, family), None
+                task, located = load_task(world, family, self.suite), None
             tasks[world, family] = (task.id, _digest(dump_task(task)), located)
         prompt_digest = {p: load_prompts(p).digest for p in self.prompts}
         b = self.budgets
