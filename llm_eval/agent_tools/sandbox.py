@@ -1,0 +1,319 @@
+"""The sandbox for the ``python`` agent tool: runs an agent's Python code in a separate,
+confined process and returns its capped output (docs/sandbox.md has the threat model).
+
+``run_python(code, caps)`` is the one entry point. The code goes to the child as data on its
+standard input; llm_eval's own process never compiles or runs it. The child is confined in
+two layers:
+
+1. the kernel (``sandbox_launch.py``): new user/mount/network/IPC/UTS namespaces, a size-capped
+   tmpfs as the only writable place, resource limits (CPU, memory, processes, file size, open
+   files), Landlock (files: the Python installation read-only, the working directory; no TCP;
+   signals scoped), address-space randomisation off;
+2. Python (``sandbox_child.py``): an audit hook and an import allow-list that refuse, with a
+   clear message, what layer 1 would only make fail, plus deterministic ``random``.
+
+A kernel without user namespaces or Landlock raises ``SandboxUnavailable``: the sandbox never
+runs code with a layer missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import errno
+import functools
+import json
+import os
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from ..errors import LlmEvalError
+
+__all__ = ["SandboxCaps", "SandboxResult", "SandboxUnavailable", "SandboxCapsError",
+           "ALLOWED_MODULES", "run_python"]
+
+#: The modules the agent's code may import (top-level names): computation only.
+ALLOWED_MODULES = ("__future__", "abc", "array", "bisect", "cmath", "collections", "copy",
+                   "dataclasses", "decimal", "enum", "fractions", "functools", "heapq",
+                   "itertools", "json", "math", "numbers", "operator", "pprint", "random", "re",
+                   "statistics", "string", "textwrap", "typing", "unicodedata")
+
+_HERE = Path(__file__).resolve().parent
+_LAUNCH_FAILED = 97
+_STATUS_CAP = 64 * 1024
+_SANDBOX_UID = 1000
+
+
+class SandboxUnavailable(LlmEvalError):
+    """The kernel lacks something the sandbox needs (user namespaces, Landlock): no code is
+    run with a layer missing."""
+
+
+class SandboxCapsError(LlmEvalError, ValueError):
+    """A sandbox cap that is not a positive number; the message names it."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SandboxCaps:
+    """What one run may use. ``wall_seconds`` only guards against a stuck child (a program
+    blocked without using CPU); the CPU cap is what stops a busy one."""
+
+    cpu_seconds: int = 5
+    memory_bytes: int = 512 * 1024 * 1024
+    processes: int = 1
+    output_bytes: int = 64 * 1024
+    file_bytes: int = 8 * 1024 * 1024
+    disk_bytes: int = 32 * 1024 * 1024
+    open_files: int = 64
+    wall_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        for field in dataclasses.fields(self):
+            value = getattr(self, field.name)
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+                raise SandboxCapsError(f"sandbox cap {field.name} must be a positive number, "
+                                       f"not {value!r}")
+            if field.name != "wall_seconds" and not isinstance(value, int):
+                raise SandboxCapsError(f"sandbox cap {field.name} must be a whole number, "
+                                       f"not {value!r}")
+        if self.open_files < 8:
+            raise SandboxCapsError(f"sandbox cap open_files must be at least 8 (the "
+                                   f"interpreter's own), not {self.open_files}")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SandboxResult:
+    """One run. ``stopped`` is ``None`` when the code ended on its own, else why it was
+    stopped: ``cpu``, ``memory``, ``output``, ``wall``, ``file size``, ``disk``,
+    ``refused <kind>`` (``import``, ``file``, ``network``, ``process``, ``entropy``,
+    ``other``: an uncaught refusal), or ``signal <NAME>``. ``refusals`` lists every refused
+    operation, caught by the code or not."""
+
+    stdout: str
+    stderr: str
+    exit_code: int | None
+    stopped: str | None = None
+    stdout_truncated: bool = False
+    stderr_truncated: bool = False
+    refusals: tuple[str, ...] = ()
+    cpu_seconds: float = 0.0
+
+
+@functools.cache
+def _python() -> str:
+    """The real interpreter (a virtualenv's ``python`` resolved), run without site-packages."""
+    return os.path.realpath(sys.executable)
+
+
+@functools.cache
+def _sources() -> tuple[str, str]:
+    return ((_HERE / "sandbox_launch.py").read_text(encoding="utf-8"),
+            (_HERE / "sandbox_child.py").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _read_paths() -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What the child may read: the Python installation, the system libraries, the dynamic
+    linker's cache."""
+    dirs = {os.path.realpath(sys.base_prefix), os.path.dirname(os.path.dirname(_python()))}
+    dirs.update(os.path.realpath(p) for p in ("/usr/lib", "/usr/lib64", "/lib", "/lib64")
+                if os.path.isdir(p))
+    files = tuple(p for p in ("/etc/ld.so.cache",) if os.path.isfile(p))
+    return tuple(sorted(dirs)), files
+
+
+@functools.cache
+def import_closure() -> frozenset[str]:
+    """Every module importing the allow-list (and ``traceback``, which the child uses to
+    report errors) loads, found once by importing them in a fresh interpreter."""
+    script = ("import sys, json\nbefore = set(sys.modules)\n"
+              f"for name in {list(ALLOWED_MODULES) + ['traceback', 'linecache']!r}:\n"
+              "    __import__(name)\n"
+              "print(json.dumps(sorted(set(sys.modules) - before)))\n")
+    done = subprocess.run([_python(), "-S", "-s", "-B", "-P", "-c", script], env={},
+                          capture_output=True, text=True, check=False, timeout=60)
+    if done.returncode != 0:
+        raise SandboxUnavailable(f"sandbox: cannot list the allow-list's modules: "
+                                 f"{done.stderr.strip()[-500:]}")
+    return frozenset(json.loads(done.stdout)) | frozenset(ALLOWED_MODULES)
+
+
+def _plan(workdir: str, caps: SandboxCaps, python_guard: bool) -> dict:
+    read_paths, read_files = _read_paths()
+    return {
+        "python": _python(), "uid": os.geteuid(), "gid": os.getegid(), "workdir": workdir,
+        "cpu_seconds": caps.cpu_seconds, "memory_bytes": caps.memory_bytes,
+        "processes": caps.processes, "file_bytes": caps.file_bytes,
+        "disk_bytes": caps.disk_bytes, "open_files": caps.open_files,
+        "read_paths": list(read_paths), "read_files": list(read_files),
+        "closure": sorted(import_closure()), "allowed": list(ALLOWED_MODULES),
+        "python_guard": python_guard, "child_source": _sources()[1],
+        "env": {"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1",
+                "HOME": workdir, "TMPDIR": workdir, "LC_ALL": "C.UTF-8", "PATH": "/nonexistent"},
+    }
+
+
+class _Capped:
+    """One output stream, kept up to ``cap`` bytes."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.data = bytearray()
+        self.truncated = False
+
+    def add(self, chunk: bytes) -> bool:
+        """Keep what fits; ``True`` when the stream went over its cap."""
+        room = self.cap - len(self.data)
+        self.data += chunk[:max(room, 0)]
+        if len(chunk) > room:
+            self.truncated = True
+        return self.truncated
+
+    def text(self) -> str:
+        return self.data.decode("utf-8", "replace")
+
+
+def run_python(code: str, caps: SandboxCaps = SandboxCaps(), *,
+               python_guard: bool = True) -> SandboxResult:
+    """Run ``code`` in a fresh confined process under ``caps``; never raises for what the
+    code does (its errors, refusals and overruns are in the result). ``python_guard=False``
+    leaves out layer 2, for tests that check layer 1 holds on its own."""
+    if caps.processes > 1 and os.geteuid() == 0:
+        raise SandboxCapsError(f"sandbox cap processes={caps.processes} cannot be enforced when "
+                               f"llm_eval runs as root (the kernel exempts root from "
+                               f"RLIMIT_NPROC); use processes=1 or run as another user")
+    workdir = tempfile.mkdtemp(prefix="llm-eval-sandbox-")
+    try:
+        if os.geteuid() == 0:
+            os.chown(workdir, 0, 0)
+        return _run(code.encode("utf-8", "surrogatepass"), caps, workdir, python_guard)
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _run(source: bytes, caps: SandboxCaps, workdir: str, python_guard: bool) -> SandboxResult:
+    status_read, status_write = os.pipe()
+    plan = _plan(workdir, caps, python_guard)
+    plan["status_fd"] = status_write
+    try:
+        proc = subprocess.Popen(
+            [_python(), "-I", "-S", "-B", "-c", _sources()[0], json.dumps(plan)],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            pass_fds=(status_write,), cwd=workdir, env={}, start_new_session=True)
+    finally:
+        os.close(status_write)
+    out, err, status = _Capped(caps.output_bytes), _Capped(caps.output_bytes), _Capped(_STATUS_CAP)
+    stopped = _pump(proc, source, {proc.stdout: out, proc.stderr: err}, {status_read: status},
+                    caps.wall_seconds)
+    os.close(status_read)
+    _, wait_status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(wait_status)
+    cpu = usage.ru_utime + usage.ru_stime
+    report = _last_status(status.text())
+    if proc.returncode == _LAUNCH_FAILED and "launch" in report:
+        raise SandboxUnavailable(f"sandbox: {report['launch']} (see docs/sandbox.md)")
+    stopped = stopped or _why_stopped(proc.returncode, report, cpu, caps)
+    return SandboxResult(
+        stdout=out.text(), stderr=err.text(),
+        exit_code=proc.returncode, stopped=stopped, stdout_truncated=out.truncated,
+        stderr_truncated=err.truncated, refusals=tuple(report.get("refusals", ())),
+        cpu_seconds=round(cpu, 3))
+
+
+def _pump(proc: subprocess.Popen, source: bytes, outputs: dict, quiet: dict,
+          wall_seconds: float) -> str | None:
+    """Feed the code to the child and read its streams until they close; stop the child
+    (``"output"``, ``"wall"``) when one of ``outputs`` passes its cap or the wall-clock guard
+    expires. What passes the cap of a ``quiet`` stream (the status pipe) is dropped."""
+    streams = {**outputs, **quiet}
+    selector = selectors.DefaultSelector()
+    assert proc.stdin is not None
+    os.set_blocking(proc.stdin.fileno(), False)
+    selector.register(proc.stdin, selectors.EVENT_WRITE)
+    for stream in streams:
+        selector.register(stream, selectors.EVENT_READ)
+    deadline = time.monotonic() + wall_seconds
+    pending, stopped = memoryview(source), None
+    if not pending:
+        selector.unregister(proc.stdin)
+        proc.stdin.close()
+    try:
+        while selector.get_map():
+            left = deadline - time.monotonic()
+            if left <= 0:
+                stopped = stopped or "wall"
+                _kill(proc)
+                break
+            for key, _ in selector.select(timeout=min(left, 1.0)):
+                if key.fileobj is proc.stdin:
+                    try:
+                        pending = pending[os.write(proc.stdin.fileno(), pending):]
+                    except BrokenPipeError:
+                        pending = pending[:0]
+                    if not pending:
+                        selector.unregister(proc.stdin)
+                        proc.stdin.close()
+                    continue
+                fd = key.fileobj if isinstance(key.fileobj, int) else key.fileobj.fileno()
+                chunk = os.read(fd, 65536)
+                if not chunk:
+                    selector.unregister(key.fileobj)
+                    continue
+                capped = streams[key.fileobj]
+                if capped.add(chunk) and key.fileobj in outputs and stopped is None:
+                    stopped = "output"
+                    _kill(proc)
+    finally:
+        selector.close()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+    return stopped
+
+
+def _kill(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+def _last_status(text: str) -> dict:
+    """The child's last status line (fd 3); ``{}`` when it wrote none (it was killed)."""
+    for line in reversed(text.splitlines()):
+        if line.startswith("launch: "):
+            return {"launch": line[len("launch: "):]}
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            return value
+    return {}
+
+
+def _why_stopped(returncode: int, report: dict, cpu: float, caps: SandboxCaps) -> str | None:
+    """Why the child ended, from its exit (a signal), its CPU time and its status line."""
+    if returncode < 0:
+        sig = -returncode
+        if sig == signal.SIGXCPU or (sig == signal.SIGKILL and cpu >= caps.cpu_seconds):
+            return "cpu"
+        if sig == signal.SIGXFSZ:
+            return "file size"
+        return f"signal {signal.Signals(sig).name}" if sig in signal.valid_signals() else \
+            f"signal {sig}"
+    error = report.get("error")
+    if error == "MemoryError":
+        return "memory"
+    if report.get("refused"):
+        return f"refused {report['refused']}"
+    if report.get("errno") == errno.EFBIG:
+        return "file size"
+    if report.get("errno") == errno.ENOSPC:
+        return "disk"
+    return None

@@ -1,0 +1,216 @@
+"""The sandbox's launcher: the first program in the child process, which confines it at the
+kernel level and then replaces itself (``execve``) with the child bootstrap
+(``sandbox_child.py``) that runs the agent's code.
+
+This file is not imported by llm_eval: ``sandbox.py`` passes its text to ``python -I -S -c``
+with one JSON argument (the plan). It uses ``ctypes`` for the system calls Python 3.11 does not
+wrap (``unshare``, ``mount``, ``personality``, Landlock); ``ctypes`` lives only in this short
+program and is gone after the ``execve``, so the agent's code can never reach it.
+
+In order, each step failing loudly (exit status 97 and a line ``launch: ...`` on the status pipe):
+
+1. new user, mount, network, IPC and UTS namespaces: no network interface but a down
+   loopback, no shared memory with the host; the sandbox's uid maps to one outside uid;
+2. a ``tmpfs`` of ``disk_bytes`` mounted on the working directory (cwd, HOME, TMPDIR);
+3. address-space randomisation off (``personality``), so ``id()`` and object order repeat;
+4. resource limits: CPU, address space, processes, file size, open files, no core files;
+5. ``no_new_privs`` and a Landlock ruleset: read (and execute) the Python installation and
+   the system libraries, read and write the working directory, nothing else; TCP bind and
+   connect denied; signals and abstract unix sockets scoped to the sandbox, where the
+   kernel's Landlock ABI has them;
+6. with the default cap of one process, a seccomp filter that makes ``fork``, ``vfork``,
+   ``clone`` and ``clone3`` fail (no child processes, no threads);
+7. ``execve`` of the interpreter on the bootstrap, with an environment of our own only.
+"""
+
+import ctypes
+import errno
+import json
+import os
+import platform
+import resource
+import struct
+import sys
+
+LAUNCH_FAILED = 97
+
+CLONE_NEWNS = 0x00020000
+CLONE_NEWUTS = 0x04000000
+CLONE_NEWIPC = 0x08000000
+CLONE_NEWUSER = 0x10000000
+CLONE_NEWNET = 0x40000000
+MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
+ADDR_NO_RANDOMIZE = 0x0040000
+PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 1, 22, 2
+# Seccomp: the audit architecture and the process-creating system calls of each machine.
+SECCOMP_ARCH = {"x86_64": (0xC000003E, (56, 57, 58, 435)),     # clone fork vfork clone3
+                "aarch64": (0xC00000B7, (220, 435))}           # clone clone3
+BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
+SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
+SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
+LANDLOCK_CREATE_RULESET_VERSION = 1
+LANDLOCK_RULE_PATH_BENEATH = 1
+
+# Landlock filesystem rights, by the ABI version that introduced them.
+FS_EXECUTE, FS_WRITE_FILE, FS_READ_FILE, FS_READ_DIR = 1, 2, 4, 8
+FS_ABI1 = (1 << 13) - 1             # EXECUTE .. MAKE_SYM
+FS_REFER, FS_TRUNCATE, FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
+FILE_RIGHTS = FS_EXECUTE | FS_WRITE_FILE | FS_READ_FILE | FS_TRUNCATE | FS_IOCTL_DEV
+NET_BIND_TCP, NET_CONNECT_TCP = 1, 2
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1, 2
+
+
+class _RulesetAttr(ctypes.Structure):
+    _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
+                ("scoped", ctypes.c_uint64)]
+
+
+class _PathBeneath(ctypes.Structure):
+    _pack_ = 1
+    _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
+
+
+class _SockFprog(ctypes.Structure):
+    _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+
+class LaunchError(Exception):
+    """One confinement step failed; the message names it and the errno."""
+
+
+_libc = ctypes.CDLL(None, use_errno=True)
+
+
+def _check(result: int, what: str) -> int:
+    if result < 0:
+        err = ctypes.get_errno()
+        raise LaunchError(f"{what}: {os.strerror(err)} (errno {err})")
+    return result
+
+
+def _write(path: str, text: str) -> None:
+    fd = os.open(path, os.O_WRONLY)
+    try:
+        os.write(fd, text.encode())
+    finally:
+        os.close(fd)
+
+
+def enter_namespaces(uid: int, gid: int) -> None:
+    """New user (inside uid/gid 1000, one outside id each), mount, network, IPC and UTS
+    namespaces; the mount tree made private so nothing mounted here reaches the host."""
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWIPC | CLONE_NEWUTS
+    _check(_libc.unshare(flags), "unshare(user, mount, net, ipc, uts namespaces)")
+    _write("/proc/self/setgroups", "deny")
+    _write("/proc/self/uid_map", f"1000 {uid} 1")
+    _write("/proc/self/gid_map", f"1000 {gid} 1")
+    _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+
+
+def mount_workdir(workdir: str, disk_bytes: int) -> None:
+    """A size-capped tmpfs on the working directory; the process moves into it."""
+    options = f"size={disk_bytes},mode=0700,uid=1000,gid=1000".encode()
+    _check(_libc.mount(b"tmpfs", workdir.encode(), b"tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+                       options), f"mount tmpfs on {workdir}")
+    os.chdir(workdir)
+
+
+def set_limits(plan: dict) -> None:
+    """The caps as resource limits. CPU: SIGXCPU at the cap, SIGKILL a second later."""
+    cpu = plan["cpu_seconds"]
+    limits = [(resource.RLIMIT_CPU, cpu, cpu + 1),
+              (resource.RLIMIT_AS, plan["memory_bytes"], plan["memory_bytes"]),
+              (resource.RLIMIT_NPROC, plan["processes"], plan["processes"]),
+              (resource.RLIMIT_FSIZE, plan["file_bytes"], plan["file_bytes"]),
+              (resource.RLIMIT_NOFILE, plan["open_files"], plan["open_files"]),
+              (resource.RLIMIT_CORE, 0, 0)]
+    for which, soft, hard in limits:
+        resource.setrlimit(which, (soft, hard))
+
+
+def landlock(read_paths: list, read_files: list, workdir: str) -> int:
+    """Restrict the filesystem to reading ``read_paths``/``read_files`` and using
+    ``workdir``, deny TCP, scope signals and abstract sockets; returns the Landlock ABI."""
+    abi = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0,
+                               LANDLOCK_CREATE_RULESET_VERSION), "landlock (not available)")
+    fs = FS_ABI1 | (FS_REFER if abi >= 2 else 0) | (FS_TRUNCATE if abi >= 3 else 0)
+    fs |= FS_IOCTL_DEV if abi >= 5 else 0
+    attr = _RulesetAttr(handled_access_fs=fs)
+    size = 8
+    if abi >= 4:
+        attr.handled_access_net = NET_BIND_TCP | NET_CONNECT_TCP
+        size = 16
+    if abi >= 6:
+        attr.scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL
+        size = 24
+    ruleset = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), size, 0),
+                     "landlock_create_ruleset")
+    read_dir = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
+    rules = [(path, read_dir) for path in read_paths]
+    rules += [(path, FS_READ_FILE & fs) for path in read_files]
+    rules.append((workdir, fs & ~FS_EXECUTE))
+    for path, access in rules:
+        fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
+        try:
+            if not os.path.isdir(path):
+                access &= FILE_RIGHTS
+            rule = _PathBeneath(allowed_access=access & fs, parent_fd=fd)
+            _check(_libc.syscall(SYS_LANDLOCK_ADD_RULE, ruleset, LANDLOCK_RULE_PATH_BENEATH,
+                                 ctypes.byref(rule), 0), f"landlock_add_rule {path}")
+        finally:
+            os.close(fd)
+    _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "prctl(no_new_privs)")
+    _check(_libc.syscall(SYS_LANDLOCK_RESTRICT_SELF, ruleset, 0), "landlock_restrict_self")
+    os.close(ruleset)
+    return abi
+
+
+def forbid_new_processes() -> None:
+    """A seccomp filter: every system call that makes a process or a thread fails with
+    EAGAIN. Root (outside uid 0) is exempt from RLIMIT_NPROC, so the limit alone would not
+    hold when llm_eval runs as root; this does, for any uid. Another architecture's calls
+    (x32 on x86_64 included) kill the process."""
+    machine = platform.machine()
+    if machine not in SECCOMP_ARCH:
+        raise LaunchError(f"seccomp: no process filter written for the {machine} architecture")
+    arch, calls = SECCOMP_ARCH[machine]
+    deny = SECCOMP_RET_ERRNO | errno.EAGAIN
+    program = [(BPF_LD_W_ABS, 0, 0, 4), (BPF_JEQ_K, 1, 0, arch),
+               (BPF_RET_K, 0, 0, SECCOMP_RET_KILL_PROCESS), (BPF_LD_W_ABS, 0, 0, 0),
+               (BPF_JGE_K, len(calls) + 1, 0, 0x40000000)]
+    for index, call in enumerate(calls):
+        program.append((BPF_JEQ_K, len(calls) - index, 0, call))
+    program += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, deny)]
+    code = b"".join(struct.pack("=HBBI", *op) for op in program)
+    buffer = ctypes.create_string_buffer(code, len(code))
+    fprog = _SockFprog(len(program), ctypes.addressof(buffer))
+    _check(_libc.prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, ctypes.byref(fprog), 0, 0),
+           "prctl(seccomp filter)")
+
+
+def main(plan: dict) -> None:
+    _check(_libc.prctl(PR_SET_PDEATHSIG, 9, 0, 0, 0), "prctl(pdeathsig)")
+    enter_namespaces(plan["uid"], plan["gid"])
+    mount_workdir(plan["workdir"], plan["disk_bytes"])
+    _check(_libc.personality(ADDR_NO_RANDOMIZE), "personality(ADDR_NO_RANDOMIZE)")
+    set_limits(plan)
+    abi = landlock(plan["read_paths"], plan["read_files"], plan["workdir"])
+    if plan["processes"] == 1:
+        forbid_new_processes()
+    child_plan = {key: plan[key] for key in ("workdir", "read_paths", "closure", "allowed",
+                                             "python_guard", "status_fd")}
+    child_plan["landlock_abi"] = abi
+    argv = [plan["python"], "-S", "-s", "-B", "-P", "-c", plan["child_source"],
+            json.dumps(child_plan)]
+    os.execve(plan["python"], argv, plan["env"])
+
+
+if __name__ == "__main__":
+    PLAN = json.loads(sys.argv[1])
+    try:
+        main(PLAN)
+    except (LaunchError, OSError, ValueError, KeyError) as exc:
+        try:
+            os.write(PLAN["status_fd"], f"launch: {exc}\n".encode())
+        finally:
+            os._exit(LAUNCH_FAILED)
