@@ -233,9 +233,13 @@ class LLMAgent:
     # -- building a turn -------------------------------------------------------------------------
     def _turn(self, obs: Observation) -> _Turn:
         if obs.text is not None:           # the autumnbench protocol: the harness's text
+            from ..worldtest.autumnbench.view import JPEG, model_view
+
             self._phase = obs.phase
-            body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=obs.text)
-            return _Turn(phase=obs.phase, text=body, standalone=body)
+            shown, jpegs = model_view(obs)   # image mode: a line and the images (A7)
+            body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=shown)
+            return _Turn(phase=obs.phase, text=body, standalone=body,
+                         images=tuple(ImagePart.from_bytes(j, JPEG) for j in jpegs))
         previous = self._turns[-1] if self._turns else None
         notes: list[str] = []
         instructions = ""

@@ -9,18 +9,23 @@
 - ``texts``: the harness's own instruction strings read from the user's checkout
   (``texts.py``), or None for our wording.
 
-``job_settings`` gives the options that differ from the defaults, so a job run with the
+A job's settings hold only the options that differ from the defaults (``stack_frames: false``,
+``skip_frames: true``, ``harness_texts``: which texts with their sha256, and
+``harness_texts_dir``: where they were read, left out of the id), so a job run with the
 defaults keeps the settings, id and transcript it had before these options existed.
+``settings_of(job_settings, model_plays=...)`` builds a job's ``HarnessSettings``, reading the
+texts again and refusing them if they are no longer what the job recorded.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-from .texts import HarnessTexts
+from .texts import HarnessTexts, HarnessTextsError, load_harness_texts
 
-__all__ = ["HarnessSettings", "DEFAULT_SETTINGS", "render_mode_of"]
+__all__ = ["HarnessSettings", "DEFAULT_SETTINGS", "render_mode_of", "settings_of",
+           "job_fields"]
 
 
 @dataclass(frozen=True)
@@ -63,3 +68,36 @@ def render_mode_of(rendering: str | tuple[str, ...] | None) -> Literal["text", "
                          f"harness's image mode), not both")
     return "image"
 
+
+
+def job_fields(*, stack_frames: bool, skip_frames: bool,
+               harness_texts: str | None) -> dict[str, Any]:
+    """The settings a job of the autumnbench protocol adds for these options (module
+    docstring): none at the defaults."""
+    fields: dict[str, Any] = {}
+    if not stack_frames:
+        fields["stack_frames"] = False
+    if skip_frames:
+        fields["skip_frames"] = True
+    if harness_texts is not None:
+        texts = load_harness_texts(harness_texts)
+        fields["harness_texts"] = texts.record()
+        fields["harness_texts_dir"] = texts.folder
+    return fields
+
+
+def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettings | None:
+    """A job's ``HarnessSettings`` from its settings (None outside the autumnbench protocol).
+    Image mode is a model's (its rendering ``png``); a local agent plays in text mode."""
+    if settings.get("protocol") != "autumnbench":
+        return None
+    texts = None
+    if "harness_texts" in settings:
+        texts = load_harness_texts(settings["harness_texts_dir"])
+        if texts.record() != settings["harness_texts"]:
+            raise HarnessTextsError(f"{settings['harness_texts_dir']}: the harness's texts "
+                                    f"there are not the ones this job recorded (their sha256 "
+                                    f"differ): the checkout changed since")
+    mode = render_mode_of(settings.get("rendering")) if model_plays else "text"
+    return HarnessSettings(render_mode=mode, stack_frames=settings.get("stack_frames", True),
+                           skip_frames=settings.get("skip_frames", False), texts=texts)
