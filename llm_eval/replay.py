@@ -11,7 +11,9 @@ cut, and the requests that re-send it then match the recorded requests as stored
 is still ``reproduced``, with a note saying so. Random and oracle jobs need no adapter: they
 are deterministic given their seed. A person's job (``human/<participant>``) is played again
 by a ``HumanAgent`` given the transcript's actions (``recorded_actions``), in order, and so is
-an outside agent's that played through ``llm-eval mcp`` (``mcp/<client>``).
+an outside agent's that played through ``llm-eval mcp`` (``mcp/<client>``). An agent's tool
+calls (``agent_tools``) are answered from the transcript's ``tool_call`` events, each checked
+to be the recorded call (``agent_tools.replay.RecordedTools``): no tool runs again.
 
 ``replay_transcript(path)`` re-runs the job with that adapter into a scratch directory and
 compares the new transcript with the recorded one event by event. Ignored are what cannot
@@ -81,6 +83,8 @@ IGNORED = {"time", "schema_version"}
 IGNORED_BY_TYPE = {"model_call": {"latency_s", "attempts", "truncated"},
                    # the same request refused at the same point; the provider's words differ
                    "context_exhausted": {"attempts", "message", "provider"},
+                   # how long a tool took: a replay runs none (agent_tools.replay)
+                   "tool_call": {"seconds"},
                    # how the provider cached the prompts: a replay calls no provider
                    "header": {"run_id", "versions", "cache"}}
 SKIPPED_BECAUSE = "the job's status is "   # then the end status, or unfinished
@@ -230,9 +234,12 @@ def sweep_for(job: Job) -> Sweep:
                             "worlds": [s["world"]], "families": [s["family"]],
                             "seeds": [s["seed"]], "repeats": s["repeat"] + 1,
                             "budgets": {"interaction_steps": [s["interaction_steps"]]}}
-    for key in ("horizon", "max_consecutive_invalid", "protocol", "ticks_per_action", "suite"):
+    for key in ("horizon", "max_consecutive_invalid", "protocol", "ticks_per_action", "suite",
+                "stack_frames", "skip_frames"):
         if key in s:
             data[key] = s[key]
+    if "harness_texts_dir" in s:
+        data["harness_texts"] = s["harness_texts_dir"]
     if "task_file" in s:
         data["tasks"] = [s["task_file"]]
     if not plays_without_model(s["model"]):
@@ -242,6 +249,10 @@ def sweep_for(job: Job) -> Sweep:
                  "tool_mode": s["tool_mode"], "temperature": s["temperature"]}
         if "model_seed" in s:
             data["model_seed"] = s["model_seed"]
+        if "agent_tools" in s:
+            data["agent_tools"] = [s["agent_tools"]]
+            data["budgets"] |= {k: [s[k]] for k in ("tool_calls_per_episode",
+                                                    "tool_calls_per_turn")}
     sweep = Sweep.from_data(data, f"job {job.id}")
     expanded = {j.id: j for j in sweep.expand()}
     if job.id not in expanded:
@@ -424,7 +435,8 @@ def replay_transcript(path: str | Path, read: Outline | None = None,
     with tempfile.TemporaryDirectory(prefix="llm-eval-replay-") as scratch:
         again = Path(scratch) / path.name
         outcome = execute_job(job, sweep, again, run_id=read.header.run_id,
-                              adapter=adapter, player=_recorded_player(job, path))
+                              adapter=adapter, player=_recorded_player(job, path),
+                              tools=_recorded_tools(job, path))
         detail = compare_transcripts(path, again)
         if outcome.status != "done":
             ended = f"the replayed job ended {outcome.status} ({outcome.error})"
@@ -448,6 +460,16 @@ def _recorded_player(job: Job, path: Path):
     from .agents.human import HumanAgent
 
     return HumanAgent(job.model, recorded=recorded_actions(path), live=False)
+
+
+def _recorded_tools(job: Job, path: Path):
+    """A job with agent tools gets their results from the recording (nothing is run again:
+    ``agent_tools.replay``); other jobs None."""
+    if "agent_tools" not in job.settings:
+        return None
+    from .agent_tools.replay import RecordedTools
+
+    return RecordedTools(path)
 
 
 def transcripts_in(target: str | Path) -> list[Path]:
@@ -566,6 +588,7 @@ def run_recorded(path: str | Path, run_dir: str | Path):
     def execute(job_, spec, transcript, **kwargs):
         adapter = None if plays_without_model(job_.model) else TranscriptReplay(path)
         return execute_job(job_, spec, transcript, adapter=adapter,
-                           player=_recorded_player(job_, path), **kwargs)
+                           player=_recorded_player(job_, path),
+                           tools=_recorded_tools(job_, path), **kwargs)
 
     return run_sweep(sweep_for(job), run_dir, execute=execute)

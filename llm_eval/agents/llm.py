@@ -48,6 +48,16 @@ request is stored as a patch on the previous call's (``llm_eval.transcripts.call
 call's usage, cost and attempts, all ``--estimate`` needs). ``agent.on_call``, if
 set, is called as ``on_call(record, request)`` after each call (the record just appended and
 the ``Request`` as sent, images included), so a transcript can be written as the episode runs.
+
+Agent tools (``agent_tools``: ``notes``, ``autumn``, ``python``; ``llm_eval.agent_tools``) are
+offered beside the actions: as provider tools in the tools format, as tags in the text and tag
+formats, and described in the system prompt (the variant's ``tools.md``; a prompt without tools
+is unchanged). A reply that calls tools and takes no action is answered with the tools' results
+and the model is asked again within the same turn (the world does not move); a reply that
+calls tools and also takes an action gets the results at the start of the next turn. A call
+past a cap (``ToolCaps``) is refused: the reply is an invalid action whose message is the
+refusal. ``agent.on_tool_call``, if set, sees each tool call's record after the model call
+that made it (``on_call``), and ``agent.toolbox.records`` keeps them all.
 """
 
 from __future__ import annotations
@@ -58,8 +68,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
 from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
-                      Request, TextPart, action_tools, create_adapter, next_turn_parts,
-                      read_reply, tag_format_instructions, text_format_instructions)
+                      Request, TextPart, ToolResultPart, action_tools, create_adapter,
+                      next_turn_parts, read_reply, tag_format_instructions,
+                      text_format_instructions)
 from adapters.base import Adapter
 from adapters.classify import scrub
 from adapters.replay import recording_key
@@ -73,6 +84,8 @@ from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
+from ..agent_tools import AgentToolbox, ToolCaps, text_calls
+from ..agent_tools.toolbox import strip_text_calls
 from .prompts import PromptSet, cells_text, load_prompts, observation_header
 
 __all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS", "context_window_of",
@@ -116,6 +129,11 @@ class _Turn:
     assistant: Message | None = None
     images: tuple[ImagePart, ...] = field(default_factory=tuple)
     message: Message | None = None  # as sent once past, when not the first turn kept
+    # agent tools: (assistant message, user message of the results) for each reply that only
+    # called tools, in order; ``results``: the results of the tools called by the final reply,
+    # which start the next turn's message
+    exchanges: list[tuple[Message, Message]] = field(default_factory=list)
+    results: tuple = ()
 
 
 class LLMAgent:
@@ -128,7 +146,10 @@ class LLMAgent:
                  tool_mode: Literal["tools", "text", "tags"] | None = None,
                  adapter: Adapter | None = None, adapter_options: dict[str, Any] | None = None,
                  prices: PriceBook | None = None, context_window: int | None = None,
-                 cache_key: str | None = None, record_calls: bool = True) -> None:
+                 cache_key: str | None = None, record_calls: bool = True,
+                 agent_tools: str | tuple[str, ...] = (), tool_caps: ToolCaps | None = None,
+                 tool_seed: int = 1, tool_runner: Any = None,
+                 python_runner: Callable[..., Any] | None = None) -> None:
         self.model = model
         self.rendering = parse_rendering(rendering)
         self.prompts: PromptSet = load_prompts(prompt_variant)
@@ -153,6 +174,13 @@ class LLMAgent:
         self.name = model
         self.calls: list[dict[str, Any]] = []
         self.on_call: Callable[[dict[str, Any], Request], None] | None = None
+        self.on_tool_call: Callable[[dict[str, Any]], None] | None = None
+        toolbox = AgentToolbox(agent_tools, tool_caps, seed=tool_seed, runner=tool_runner,
+                               python=python_runner)
+        self.toolbox: AgentToolbox | None = toolbox if toolbox.tools else None
+        if self.toolbox is not None:
+            self.prompts.check_tools()   # the variant's tools.md, or a PromptError naming it
+        self._tool_schemas = self.toolbox.schemas() if self.toolbox is not None else ()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._start_episode(None)
 
@@ -163,32 +191,91 @@ class LLMAgent:
     def act(self, observation: Observation) -> str | InvalidReply:
         turn = self._turn(observation)
         self._turns.append(turn)
-        request = self._request(observation)
-        try:
-            result = self._run(call(self.adapter, request, policy=self.policy,
-                                    prices=self.prices, priced_as=self.model))
-        except FatalProviderError as exc:
-            if exc.reason != CONTEXT_OVERFLOW:
-                raise
-            self._turns.pop()   # never answered
-            self.refusal = {"index": len(self.calls), "phase": observation.phase,
-                            "step": observation.step, "request_hash": recording_key(request),
-                            "message": scrub(str(exc)), "provider": exc.provider,
-                            "attempts": scrub([a.to_dict() for a in exc.attempts])}
-            raise ContextExhausted(str(exc)) from exc
-        response = result.response
-        reply = read_reply(response, observation.actions, self.config.tool_mode)
-        if isinstance(reply, InvalidAction) and observation.text is not None:
-            reply = ChosenAction("noop")      # the harness's fallback, no message back (A5)
-        turn.reply = reply
-        turn.assistant = _assistant_message(response)
-        turn.action = reply.action if isinstance(reply, ChosenAction) else "(invalid)"
-        self.calls.append(self._record(observation, request, result, reply))
+        if self.toolbox is not None:
+            self.toolbox.observe(observation)
+        while True:   # one model call, and one more after each reply that only called tools
+            request = self._request(observation)
+            try:
+                result = self._run(call(self.adapter, request, policy=self.policy,
+                                        prices=self.prices, priced_as=self.model))
+            except FatalProviderError as exc:
+                if exc.reason != CONTEXT_OVERFLOW:
+                    raise
+                self._turns.pop()   # never answered
+                self.refusal = {"index": len(self.calls), "phase": observation.phase,
+                                "step": observation.step, "request_hash": recording_key(request),
+                                "message": scrub(str(exc)), "provider": exc.provider,
+                                "attempts": scrub([a.to_dict() for a in exc.attempts])}
+                raise ContextExhausted(str(exc)) from exc
+            response = result.response
+            used = len(self.toolbox.records) if self.toolbox is not None else 0
+            reply = self._read(observation, response, turn)
+            if reply is None:   # the reply only called tools: their results go back
+                self.calls.append(self._record(observation, request, result, None))
+                self._emit(request, used)
+                continue
+            if isinstance(reply, InvalidAction) and observation.text is not None:
+                reply = ChosenAction("noop")   # the harness's fallback, no message back (A5)
+            turn.reply = reply
+            turn.assistant = _assistant_message(response)
+            turn.action = reply.action if isinstance(reply, ChosenAction) else "(invalid)"
+            self.calls.append(self._record(observation, request, result, reply))
+            self._emit(request, used)
+            if isinstance(reply, ChosenAction):
+                if self.toolbox is not None:
+                    self.toolbox.acted(reply.action)
+                return reply.action
+            return InvalidReply(reply.message)
+
+    def _emit(self, request: Request, used: int) -> None:
+        """Hand the last model call's record, then its tool calls' (from ``used`` on), to the
+        hooks."""
         if self.on_call is not None:
             self.on_call(self.calls[-1], request)
-        if isinstance(reply, ChosenAction):
-            return reply.action
-        return InvalidReply(reply.message)
+        if self.toolbox is not None and self.on_tool_call is not None:
+            for record in self.toolbox.records[used:]:
+                self.on_tool_call(record.to_dict())
+
+    def _read(self, obs: Observation, response, turn: _Turn) -> ChosenAction | InvalidAction | None:
+        """The reply's action (``read_reply``), after running the agent tools it calls; None
+        when it only called tools (their results are then the turn's latest exchange)."""
+        mode = self.config.tool_mode
+        if self.toolbox is None:
+            return read_reply(response, obs.actions, mode)
+        ops = self.toolbox.operations
+        if mode == "tools":
+            calls = [(c.id, c.name, c.arguments) for c in response.tool_calls if c.name in ops]
+            rest = response.model_copy(update={"tool_calls": tuple(
+                c for c in response.tool_calls if c.name not in ops)})
+        else:
+            calls = [(None, name, args) for name, args in text_calls(response.text, ops)]
+            rest = response.model_copy(update={"text": strip_text_calls(response.text)})
+        if not calls:
+            return read_reply(response, obs.actions, mode)
+        results, refused = [], []
+        for call_id, name, arguments in calls:
+            record = self.toolbox.call(name, arguments, phase=obs.phase, step=obs.step,
+                                       call_index=len(self.calls))
+            if record.status == "refused":
+                refused.append((call_id, record.result))
+            else:
+                results.append((call_id, name, record))
+        parts = _result_parts(results, mode)
+        others = tuple(c.id for c in rest.tool_calls)
+        if refused:   # over a cap: the turn ends with an invalid action saying so
+            turn.results = parts
+            return InvalidAction(refused[0][1], tuple(i for i, _ in refused if i) + others)
+        if mode == "tools" and not others:
+            action = None
+        else:
+            action = read_reply(rest, obs.actions, mode)
+            if isinstance(action, InvalidAction) and mode != "tools":
+                action = None   # text and tags: no action line besides the tool tags
+        if action is None:
+            turn.exchanges.append((_assistant_message(response), Message.user(*parts)))
+            return None
+        turn.results = parts
+        return action
 
     def close(self) -> None:
         """Release the adapter's connections and the agent's event loop."""
@@ -203,6 +290,8 @@ class LLMAgent:
     # -- state -----------------------------------------------------------------------------------
     def _start_episode(self, start: EpisodeStart | None) -> None:
         self.calls = []
+        if getattr(self, "toolbox", None) is not None:
+            self.toolbox.start_episode()
         self.refusal: dict[str, Any] | None = None   # the call refused for its length
         self._turns: list[_Turn] = []
         self._phase: str | None = None
@@ -370,11 +459,19 @@ class LLMAgent:
         elif self.config.tool_mode == "tags":
             answer = ("You have no tools: think as you like, then give the action you choose "
                       "inside <action>...</action>; if you write several, the last counts.")
+        elif self.toolbox is not None:
+            answer = ("Act by calling exactly one of the action tools offered, once per reply. "
+                      "The action tools change with the phase and always list the actions "
+                      "valid now; the helper tools described below are always offered and "
+                      "take no action.")
         else:
             answer = ("Act by calling exactly one of the tools offered, once per reply. The "
                       "tools change with the phase and always list the actions valid now.")
-        return self.prompts.render("system", grid_size=self._grid_size or "N",
-                                   rendering=rendering, answer_format=answer)
+        system = self.prompts.render("system", grid_size=self._grid_size or "N",
+                                     rendering=rendering, answer_format=answer)
+        if self.toolbox is None:
+            return system
+        return system + "\n\n" + self.prompts.render_tools(self.toolbox, self.config.tool_mode)
 
     def _kept(self) -> int:
         """Index of the first turn kept in the request (the current turn is the last)."""
@@ -423,18 +520,24 @@ class LLMAgent:
             # first kept one once per cut): each request repeats the last one's messages
             known = turn.message if i > first else self._first_message.get(first)
             if known is not None and not current:
-                messages += [known, turn.assistant]
+                messages.append(known)
+                for exchange in turn.exchanges:
+                    messages += exchange
+                messages.append(turn.assistant)
                 continue
             images = turn.images if current else ()
             if i == first:
                 parts = [TextPart(text=self._opening(first) + turn.standalone)]
             else:
-                parts = list(next_turn_parts(self._turns[i - 1].reply, turn.text))
+                before = self._turns[i - 1]
+                parts = [*before.results, *next_turn_parts(before.reply, turn.text)]
             if turn.images and not current:
                 parts.append(TextPart(text=f"({len(turn.images)} image(s) of this turn not "
                                            f"repeated)"))
             message = Message.user(*parts, *images)
             messages.append(message)
+            for exchange in turn.exchanges:   # replies that only called tools, and results
+                messages += exchange
             if not current:
                 if i > first:
                     turn.message = message
@@ -444,7 +547,7 @@ class LLMAgent:
         forms = tuple(obs.actions)
         if self._forms is None or self._forms[0] != forms:   # a phase's forms: built once
             self._forms = (forms, action_tools(forms), tuple(f.to_dict() for f in forms))
-        tools = () if self.config.tool_mode != "tools" else self._forms[1]
+        tools = () if self.config.tool_mode != "tools" else self._forms[1] + self._tool_schemas
         request = Request(messages=tuple(messages), tools=tools, config=self.config)
         if self._episode_key is None:    # no job id: a digest of the episode's first request
             self._episode_key = "llm-eval-" + request.canonical_hash()[:16]
@@ -530,6 +633,19 @@ def _assistant_message(response) -> Message:
     if not message.parts:   # providers refuse an empty assistant turn
         message = message.model_copy(update={"parts": (TextPart(text="(empty reply)"),)})
     return message
+
+
+def _result_parts(results, mode: str) -> tuple:
+    """The tools' results as the model gets them: one tool result per call in the tools
+    format (an error result when the tool said what was wrong), else one text part."""
+    if mode == "tools":
+        return tuple(ToolResultPart(call_id=call_id, text=record.result,
+                                    is_error=record.status != "ok")
+                     for call_id, _, record in results)
+    if not results:
+        return ()
+    return (TextPart(text="\n\n".join(f"Result of {name}:\n{record.result}"
+                                      for _, name, record in results)),)
 
 
 def _options_text(options) -> str:

@@ -7,6 +7,10 @@ never names the test family) and ``turn.md``, the frame of every other turn. Tem
 by our code only: model text is never formatted as a template, and values are inserted
 verbatim (braces in them are safe). A literal brace in a template is written ``{{`` / ``}}``.
 
+A variant may also hold ``tools.md`` (``OPTIONAL``): how the agent tools are introduced when a
+job has any (``llm_eval.agent_tools``); it is appended to the system prompt only then, and is
+in ``tools_digest``, not ``digest``, so the ids of jobs without tools do not change.
+
 ``load_prompts(variant)`` validates the whole variant (every template present, every
 placeholder known, the format string well formed) and raises ``PromptError`` naming the file.
 ``prompt_variants()`` lists the shipped variants.
@@ -23,7 +27,7 @@ from pathlib import Path
 
 from ..errors import LlmEvalError
 
-__all__ = ["PromptSet", "PromptError", "load_prompts", "prompt_variants", "TEMPLATES",
+__all__ = ["PromptSet", "PromptError", "load_prompts", "prompt_variants", "TEMPLATES", "OPTIONAL",
            "observation_header", "cells_text",
            "PLACEHOLDERS"]
 
@@ -37,6 +41,10 @@ PLACEHOLDERS: dict[str, frozenset[str]] = {
     "turn": frozenset({"header", "frame"}),
 }
 TEMPLATES = tuple(PLACEHOLDERS)
+#: templates a variant may leave out: used only by jobs that need them
+OPTIONAL: dict[str, frozenset[str]] = {
+    "tools": frozenset({"tools", "calling", "per_turn", "per_episode"}),
+}
 
 
 class PromptError(LlmEvalError):
@@ -53,6 +61,34 @@ class PromptSet:
     def render(self, name: str, **values: object) -> str:
         """Fill template ``name``; every placeholder must be given (a caller's bug if not)."""
         return self.texts[name].format(**{k: str(v) for k, v in values.items()}).strip()
+
+    @property
+    def tools_digest(self) -> str | None:
+        """A hash of ``tools.md`` (None without one): in the settings of jobs with tools."""
+        text = self.texts.get("tools")
+        if text is None:
+            return None
+        return hashlib.sha256(b"tools\0" + text.encode()).hexdigest()[:16]
+
+    def check_tools(self) -> None:
+        """A ``PromptError`` if the variant has no ``tools.md`` (a job with tools needs it)."""
+        if "tools" not in self.texts:
+            raise PromptError(f"prompt variant {self.variant!r} has no tools.md, which a job "
+                              f"with agent_tools needs (placeholders: "
+                              f"{', '.join(sorted(OPTIONAL['tools']))})")
+
+    def render_tools(self, toolbox, mode: str) -> str:
+        """``tools.md`` filled for ``toolbox`` (an ``AgentToolbox``) under tool ``mode``."""
+        if mode == "tools":
+            calling = ("They are offered as tools beside the action tools. A reply that calls "
+                       "only helper tools gets their results and is asked again; the world "
+                       "does not move until you take an action.")
+        else:
+            calling = ("Use one by writing its tag, as shown. A reply with tool tags and no "
+                       "action gets the results and is asked again; the world does not move "
+                       "until you take an action.")
+        return self.render("tools", tools=toolbox.listing(mode), calling=calling,
+                           per_turn=toolbox.caps.per_turn, per_episode=toolbox.caps.per_episode)
 
     @property
     def digest(self) -> str:
@@ -113,6 +149,17 @@ def load_prompts(variant: str = "default", root: Path | None = None) -> PromptSe
             raise PromptError(f"{path}: unknown placeholder(s) "
                               f"{', '.join('{' + u + '}' for u in unknown)}; known in "
                               f"{name}.md: {', '.join(sorted(PLACEHOLDERS[name]))}")
+        texts[name] = text
+    for name, known in OPTIONAL.items():
+        path = directory / f"{name}.md"
+        if not path.is_file():
+            continue
+        text = path.read_text(encoding="utf-8")
+        unknown = sorted(_fields(text, path) - known)
+        if unknown:
+            raise PromptError(f"{path}: unknown placeholder(s) "
+                              f"{', '.join('{' + u + '}' for u in unknown)}; known in "
+                              f"{name}.md: {', '.join(sorted(known))}")
         texts[name] = text
     return PromptSet(variant, texts)
 

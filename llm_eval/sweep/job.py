@@ -16,7 +16,8 @@ Hooks for the scheduler and replay: ``stop()`` is asked before every observation
 agent (so before every model call); a reason it returns ends the episode there, unscored, as
 ``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C). ``on_call``
 sees every model call's record as it is written (live spend, progress). ``adapter`` replaces
-the model's adapter (replay answers the model's requests from a recording). ``player`` is an
+the model's adapter (replay answers the model's requests from a recording), ``tools`` the
+agent tools' runs (replay answers them from the recording's ``tool_call`` events). ``player`` is an
 agent to play instead of the one the job names: a person's (``agents.human``), whose actions
 come from the browser (``llm-eval serve``) or, in a replay, from the recording.
 
@@ -97,10 +98,12 @@ def job_task(job: Job):
     return task
 
 
-def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool = True):
+def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool = True,
+                tools=None):
     """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings
     (``adapter``: use this adapter instead of the model's own, e.g. a replay; ``record_calls``
-    False: keep only each call's usage and cost)."""
+    False: keep only each call's usage and cost; ``tools``: where the agent tools' results
+    come from instead of running them, e.g. a replay's ``RecordedTools``)."""
     from ..agents import make_agent
 
     s = job.settings
@@ -123,7 +126,20 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool
                       adapter_options=adapter_options(job.model, spec),
                       adapter=adapter, prices=spec.price_book(),
                       context_window=s.get("context_window"), cache_key=f"llm-eval-{job.id}",
-                      record_calls=record_calls)
+                      record_calls=record_calls, **_tool_options(s, task, tools))
+
+
+def _tool_options(settings: dict[str, Any], task, runner) -> dict[str, Any]:
+    """The LLM agent's agent-tool arguments from a job's settings (none without tools); the
+    autumn tool runs hypotheses with the world's seed (``task.seed``)."""
+    if "agent_tools" not in settings:
+        return {}
+    from ..agent_tools import ToolCaps
+
+    return {"agent_tools": settings["agent_tools"],
+            "tool_caps": ToolCaps(per_episode=settings["tool_calls_per_episode"],
+                                  per_turn=settings["tool_calls_per_turn"]),
+            "tool_seed": task.seed, "tool_runner": runner}
 
 
 def adapter_options(model: str, spec: Sweep) -> dict[str, Any]:
@@ -195,7 +211,7 @@ def _suite_of(job: Job) -> dict[str, str] | None:
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 run_id: str | None = None, stop: Callable[[], str | None] | None = None,
                 on_call: Callable[[dict[str, Any]], None] | None = None,
-                adapter=None, player=None) -> JobOutcome:
+                adapter=None, player=None, tools=None) -> JobOutcome:
     """Play ``job`` and write its transcript (module docstring)."""
     from ..calls import FatalProviderError, InfrastructureError
     from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
@@ -230,15 +246,18 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 cache=(None if plays_without_model(job.model)
                        else cache_record(job.model, spec, job.settings["history"]))))
             agent = player if player is not None else \
-                build_agent(job, spec, task, adapter=adapter)
+                build_agent(job, spec, task, adapter=adapter, tools=tools)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call
+            harness = _harness(job, agent)
+            if hasattr(agent, "on_tool_call"):
+                agent.on_tool_call = recorder.on_tool_call
             result = run_episode(
                 task, agent, interaction_steps=job.settings["interaction_steps"],
                 max_consecutive_invalid=job.settings.get("max_consecutive_invalid",
                                                          DEFAULT_MAX_CONSECUTIVE_INVALID),
                 observer=observer, protocol=protocol,
-                ticks_per_action=job.settings.get("ticks_per_action"))
+                ticks_per_action=job.settings.get("ticks_per_action"), harness=harness)
         except JobInterrupted as exc:
             recorder.end("interrupted", exc.reason)
             return _outcome(agent, "interrupted", error=exc.reason)
@@ -270,6 +289,19 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
         recorder.end("done")
         return _outcome(agent, "done", score=result.score, raw_reward=result.raw_reward,
                         ended=result.ended or None)
+
+
+def _harness(job: Job, agent):
+    """The published harness's settings of an autumnbench job (None otherwise); with its own
+    texts, a model's system prompt and per-turn instructions become the harness's."""
+    from ..worldtest.autumnbench.settings import settings_of
+
+    harness = settings_of(job.settings, model_plays=not plays_without_model(job.model))
+    if harness is not None and harness.texts is not None and hasattr(agent, "prompts"):
+        from ..worldtest.autumnbench.view import harness_prompts
+
+        agent.prompts = harness_prompts(agent.prompts, harness.texts)
+    return harness
 
 
 def _outcome(agent, status: str, **fields: Any) -> JobOutcome:

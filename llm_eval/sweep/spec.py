@@ -16,6 +16,11 @@ their worlds (default: all of them). A task that takes its seed from the run (an
 one) plays its world with the job's seed. Under ``autumnbench`` the tool mode defaults to
 ``tags`` and the prompt to ``autumnbench`` (``tools`` is refused: the harness's actions are
 strings such as ``I found the change!``).
+The published harness's settings are spec keys too (``stack_frames``, default true;
+``skip_frames``, default false; ``harness_texts``: a checkout of the harness whose own
+instruction texts to use, ``worldtest.autumnbench.texts``), autumnbench only and in a job's
+settings only when not the default; under autumnbench a model's rendering ``png`` is the
+harness's image mode (``worldtest.autumnbench.settings``).
 
 ``suite`` names a suite manifest (``llm_eval/suites/<name>.json``, e.g. ``v1``) to run instead
 of picking shipped tasks by world: ``worlds`` then picks among the suite's worlds (default all
@@ -31,6 +36,12 @@ once per world, family, interaction budget, seed and repeat. A job's settings ho
 that can change its result, including digests of the task file and the prompt templates; its
 id is a short hash of
 the settings' canonical JSON, so the same settings always give the same id.
+
+``agent_tools`` lists the tool settings to sweep (``none``, ``notes``, ``notes+autumn+python``:
+``llm_eval.agent_tools``), a model setting like the prompt; the caps on tool calls are budgets
+(``budgets.tool_calls_per_episode``, ``budgets.tool_calls_per_turn``). A job with tools
+carries ``agent_tools``, both caps and ``tools_prompt_digest`` (its prompt's ``tools.md``) in
+its settings; a job without carries none of them, so earlier job ids stay.
 
 ``executor`` (``local``, the default, or ``ray``, with an optional ``ray_address``) says how
 the jobs run, like ``concurrency``: it is in no job's settings, so it changes no job id and no
@@ -137,13 +148,17 @@ class Budgets(_Strict):
     thinking_budget: list[StrictInt | None] = Field(default=[None])
     max_output_tokens: list[StrictInt | None] = Field(default=[None])
     history: list[Literal["full", "auto"] | StrictInt] = Field(default=["full"])
+    # caps on agent-tool calls (None: the defaults); only jobs with agent_tools read them
+    tool_calls_per_episode: list[StrictInt | None] = Field(default=[None])
+    tool_calls_per_turn: list[StrictInt | None] = Field(default=[None])
 
     @field_validator("*", mode="before")
     @classmethod
     def _as_lists(cls, value: Any) -> Any:
         return _listed(value)
 
-    @field_validator("interaction_steps", "thinking_budget", "max_output_tokens", "history")
+    @field_validator("interaction_steps", "thinking_budget", "max_output_tokens", "history",
+                     "tool_calls_per_episode", "tool_calls_per_turn")
     @classmethod
     def _positive(cls, values: list) -> list:
         for v in values:
@@ -174,8 +189,14 @@ class Sweep(_Strict):
     budgets: Budgets = Field(default_factory=Budgets)
     prompts: list[str] = Field(default=["default"], min_length=1)
     renderings: list[str] = Field(default=["compact"], min_length=1)
+    # the agent's tools beside the actions (llm_eval.agent_tools): each a setting to sweep
+    agent_tools: list[str] = Field(default=["none"], min_length=1)
     tool_mode: Literal["tools", "text", "tags"] = "tools"
     ticks_per_action: int | None = Field(default=None, ge=1)
+    # the published harness's settings (autumnbench; in job settings only when not default)
+    stack_frames: bool = True
+    skip_frames: bool = False
+    harness_texts: str | None = None
     temperature: float | None = None
     seeds: list[StrictInt] = Field(default=[1], min_length=1)
     repeats: StrictInt = Field(default=1, ge=1)
@@ -206,7 +227,7 @@ class Sweep(_Strict):
     _book: Any = PrivateAttr(default=None)   # with_prices's book, else from ``prices``
 
     @field_validator("models", "worlds", "families", "prompts", "renderings", "seeds",
-                     "tasks", mode="before")
+                     "tasks", "agent_tools", mode="before")
     @classmethod
     def _as_lists(cls, value: Any) -> Any:
         return value if value is None else _listed(value)
@@ -234,6 +255,18 @@ class Sweep(_Strict):
         if self.protocol == "autumnbench" and self.ticks_per_action is not None:
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
+        harness = [name for name, changed in (("stack_frames", not self.stack_frames),
+                                              ("skip_frames", self.skip_frames),
+                                              ("harness_texts", self.harness_texts is not None))
+                   if changed]
+        if harness and self.protocol != "autumnbench":
+            raise ValueError(f"{', '.join(harness)}: the published harness's settings, for "
+                             f"protocol autumnbench only")
+        if self.protocol == "autumnbench":
+            from ..worldtest.autumnbench.settings import render_mode_of
+
+            for rendering in self.renderings:
+                render_mode_of(rendering)    # text or image, not both
         return self
 
     @field_validator("ray_address")
@@ -242,6 +275,18 @@ class Sweep(_Strict):
         if address is not None and info.data.get("executor") != "ray":
             raise ValueError("only with executor: ray (--executor ray)")
         return address
+
+    @field_validator("harness_texts")
+    @classmethod
+    def _harness_texts(cls, directory: str | None) -> str | None:
+        if directory is None:
+            return None
+        from ..worldtest.autumnbench.texts import HarnessTextsError, load_harness_texts
+
+        try:
+            return load_harness_texts(directory).folder
+        except HarnessTextsError as exc:   # a ValueError names the field
+            raise ValueError(str(exc)) from None
 
     @field_validator("tasks")
     @classmethod
@@ -366,6 +411,43 @@ class Sweep(_Strict):
         from ..agents.llm import parse_rendering
 
         return list(dict.fromkeys("+".join(parse_rendering(r)) for r in renderings))
+
+    @field_validator("agent_tools", mode="before")
+    @classmethod
+    def _agent_tools_before(cls, value: Any) -> Any:
+        # a list of names is one setting only inside a list: [[notes, autumn], none]
+        if isinstance(value, list):
+            return ["+".join(v) if isinstance(v, list) and all(isinstance(n, str) for n in v)
+                    else v for v in value]
+        return value
+
+    @field_validator("agent_tools")
+    @classmethod
+    def _agent_tools(cls, settings: list[str]) -> list[str]:
+        from ..agent_tools import AgentToolsError, parse_agent_tools, tools_text
+
+        try:
+            return list(dict.fromkeys(tools_text(parse_agent_tools(v)) for v in settings))
+        except AgentToolsError as exc:   # a ValueError: pydantic names the field
+            raise ValueError(str(exc).removeprefix("agent_tools: ")) from None
+
+    @model_validator(mode="after")
+    def _tools_fit(self) -> "Sweep":
+        with_tools = [t for t in self.agent_tools if t != "none"]
+        if not with_tools:
+            return self
+        if self.protocol == "autumnbench" and any("autumn" in t.split("+") for t in with_tools):
+            raise ValueError("agent_tools: the autumn tool checks a program against the "
+                             "worldtest protocol's frames; under protocol autumnbench use "
+                             "notes or python")
+        from ..agents.prompts import PromptError, load_prompts
+
+        for name in self.prompts:
+            try:
+                load_prompts(name).check_tools()
+            except PromptError as exc:
+                raise ValueError(f"agent_tools: {exc}") from None
+        return self
 
     @field_validator("seeds")
     @classmethod
@@ -535,7 +617,10 @@ class Sweep(_Strict):
                 "renderings": len(self.renderings), "budgets.history": len(b.history),
                 "budgets.max_output_tokens": len(b.max_output_tokens),
                 "budgets.reasoning_effort": len(b.reasoning_effort),
-                "budgets.thinking_budget": len(b.thinking_budget)}
+                "budgets.thinking_budget": len(b.thinking_budget),
+                "agent_tools": len(self.agent_tools),
+                "budgets.tool_calls_per_episode": len(b.tool_calls_per_episode),
+                "budgets.tool_calls_per_turn": len(b.tool_calls_per_turn)}
 
     def job_count(self) -> int:
         """How many jobs ``expand`` makes at most (before duplicates fold), computed without
@@ -598,7 +683,12 @@ class Sweep(_Strict):
                 task, located = load_task(world, family, self.suite), None
             tasks[world, family] = (task.id, _digest(dump_task(task)), located)
         prompt_digest = {p: load_prompts(p).digest for p in self.prompts}
+        tools_digest = {p: load_prompts(p).tools_digest for p in self.prompts}
         b = self.budgets
+        from ..worldtest.autumnbench.settings import job_fields
+
+        harness = job_fields(stack_frames=self.stack_frames, skip_frames=self.skip_frames,
+                             harness_texts=self.harness_texts)
         jobs: dict[str, Job] = {}
         for model, (world, family), steps, seed, repeat in itertools.product(
                 self.models, tasks, b.interaction_steps, self.seeds, range(self.repeats)):
@@ -613,6 +703,7 @@ class Sweep(_Strict):
                      if v is not None}
             if self.protocol != "worldtest":
                 base["protocol"] = self.protocol
+            base |= harness
             if plays_without_model(model):
                 variants = [{}]
             else:
@@ -623,9 +714,11 @@ class Sweep(_Strict):
                      "tool_mode": self.tool_mode}
                     | ({"model_seed": self.model_seed} if self.model_seed is not None else {})
                     | ({"context_window": self.window_of(model)} if h == "auto" else {})
-                    for p, r, h, m, e, t in itertools.product(
+                    | _tools_settings(tools, per_episode, per_turn, tools_digest[p])
+                    for p, r, h, m, e, t, tools, per_episode, per_turn in itertools.product(
                         self.prompts, self.renderings, b.history, b.max_output_tokens,
-                        b.reasoning_effort, b.thinking_budget)]
+                        b.reasoning_effort, b.thinking_budget, self.agent_tools,
+                        b.tool_calls_per_episode, b.tool_calls_per_turn)]
             for extra in variants:
                 job = Job.of({**base, **extra})
                 jobs.setdefault(job.id, job)
@@ -633,7 +726,22 @@ class Sweep(_Strict):
 
 
 _MODEL_FACTORS = ("prompts", "renderings", "budgets.history", "budgets.max_output_tokens",
-                  "budgets.reasoning_effort", "budgets.thinking_budget")
+                  "budgets.reasoning_effort", "budgets.thinking_budget", "agent_tools",
+                  "budgets.tool_calls_per_episode", "budgets.tool_calls_per_turn")
+
+
+def _tools_settings(tools: str, per_episode: int | None, per_turn: int | None,
+                    digest: str | None) -> dict[str, Any]:
+    """A job's agent-tool settings: none without tools (earlier ids stay), else the tools,
+    both caps (defaults filled in) and the digest of the prompt's ``tools.md``."""
+    if tools == "none":
+        return {}
+    from ..agent_tools import DEFAULT_PER_EPISODE, DEFAULT_PER_TURN
+
+    return {"agent_tools": tools,
+            "tool_calls_per_episode": per_episode or DEFAULT_PER_EPISODE,
+            "tool_calls_per_turn": per_turn or DEFAULT_PER_TURN,
+            "tools_prompt_digest": digest}
 
 
 def _digest(text: str) -> str:
@@ -642,7 +750,7 @@ def _digest(text: str) -> str:
 
 #: settings that say where a job's inputs are, not what they are (the task's digest is in the
 #: settings): left out of the id, so moving a task directory keeps the ids
-UNHASHED_SETTINGS = ("task_file",)
+UNHASHED_SETTINGS = ("task_file", "harness_texts_dir")
 
 
 def job_id(settings: dict[str, Any]) -> str:

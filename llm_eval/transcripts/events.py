@@ -2,7 +2,8 @@
 
 Every event carries ``type`` (the discriminator) and ``schema_version``. An episode's
 transcript is: ``header`` (every setting, versions, program hash, seed), then per phase
-``phase_start``, ``observation`` / ``model_call`` / ``action`` for every step, ``phase_end``;
+``phase_start``, ``observation`` / ``model_call`` / ``action`` for every step (and a
+``tool_call`` after the model call that made it, for an agent with tools), ``phase_end``;
 then ``score`` (or ``infrastructure_error``) and ``end``. Observations are the agent-facing
 observation dict exactly as the agent got it; model calls keep the request and the raw request
 and response (scrubbed of secrets, images replaced by ``<image sha256=...>`` with the bytes
@@ -22,7 +23,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 __all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart",
-           "ObservationEvent", "ModelCall", "ActionEvent", "PhaseEnd", "Score",
+           "ObservationEvent", "ModelCall", "ToolCallEvent", "ActionEvent", "PhaseEnd", "Score",
            "InfrastructureErrorEvent", "ContextExhaustedEvent", "End", "parse_event", "now"]
 
 SCHEMA_VERSION = 2
@@ -106,6 +107,26 @@ class ModelCall(_Event):
     images: list[str] = Field(default_factory=list)   # sha256 of each image sent
 
 
+class ToolCallEvent(_Event):
+    """One agent-tool call (``llm_eval.agent_tools``), after the model call that made it
+    (``call_index``): the tool and its arguments, ``status`` (ok, error: the tool ran and
+    said what was wrong, refused: over a cap), the result the model got and a small
+    ``detail`` (the autumn tool's verdict). ``seconds``, the time it took, is not compared by
+    replay, which returns the recorded result without running the tool."""
+
+    type: Literal["tool_call"] = "tool_call"
+    index: int
+    call_index: int
+    phase: str
+    step: int
+    tool: str
+    arguments: dict[str, Any]
+    status: Literal["ok", "error", "refused"]
+    result: str
+    detail: dict[str, Any] = Field(default_factory=dict)
+    seconds: float = 0.0
+
+
 class ActionEvent(_Event):
     type: Literal["action"] = "action"
     index: int
@@ -166,8 +187,9 @@ class End(_Event):
     error: str | None = None
 
 
-Event = Annotated[Union[Header, PhaseStart, ObservationEvent, ModelCall, ActionEvent, PhaseEnd,
-                        Score, InfrastructureErrorEvent, ContextExhaustedEvent, End],
+Event = Annotated[Union[Header, PhaseStart, ObservationEvent, ModelCall, ToolCallEvent,
+                        ActionEvent, PhaseEnd, Score, InfrastructureErrorEvent,
+                        ContextExhaustedEvent, End],
                   Field(discriminator="type")]
 
 _ADAPTER: TypeAdapter = TypeAdapter(Event)

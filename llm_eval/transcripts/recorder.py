@@ -15,7 +15,7 @@ from typing import Any
 from adapters.classify import scrub
 
 from .events import (ActionEvent, ContextExhaustedEvent, End, InfrastructureErrorEvent,
-                     ModelCall, ObservationEvent, PhaseEnd, PhaseStart, Score)
+                     ModelCall, ObservationEvent, PhaseEnd, PhaseStart, Score, ToolCallEvent)
 from .io import TranscriptWriter
 
 __all__ = ["EpisodeRecorder"]
@@ -66,6 +66,10 @@ class EpisodeRecorder:
         self.writer.write(ModelCall(**fields, truncated=record.get("truncated") or [],
                                     images=hashes))
         self.model_calls += 1
+
+    def on_tool_call(self, record: dict[str, Any]) -> None:
+        """Write one agent-tool call (``AgentToolbox`` record), scrubbed."""
+        self.writer.write(ToolCallEvent(**scrub(record)))
 
     # -- the outcome -----------------------------------------------------------------------------
     def score(self, result) -> None:
