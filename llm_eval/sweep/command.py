@@ -81,12 +81,13 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["protocol"] = args.protocol
     if args.ticks_per_action is not None:
         data["ticks_per_action"] = args.ticks_per_action
-    for name in ("families", "seeds", "prompts", "renderings"):
+    for name in ("families", "seeds", "prompts", "renderings", "agent_tools"):
         if getattr(args, name):
             data[name] = getattr(args, name)
     budgets = {}
     for name in ("interaction_steps", "reasoning_effort", "thinking_budget",
-                 "max_output_tokens", "history"):
+                 "max_output_tokens", "history", "tool_calls_per_episode",
+                 "tool_calls_per_turn"):
         value = getattr(args, name)
         if value:
             budgets[name] = [int(v) if name == "history" and v != "full" and v.isdigit()
@@ -123,7 +124,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
 SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action", "families", "seeds",
-              "repeats", "prompts", "renderings",
+              "repeats", "prompts", "renderings", "agent_tools", "tool_calls_per_episode",
+              "tool_calls_per_turn",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
               "history", "tool_mode", "temperature", "model_seed", "concurrency", "base_url",
               "context_window", "cache")
@@ -304,6 +306,14 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--repeats", type=int, metavar="N")
     flags.add_argument("--prompts", nargs="+", metavar="VARIANT")
     flags.add_argument("--renderings", nargs="+", metavar="R", help="e.g. compact compact+png")
+    flags.add_argument("--agent-tools", nargs="+", metavar="TOOLS",
+                       help="the agent's tools beside the actions, each a setting to sweep: "
+                            "none, notes, autumn, python or a combination such as "
+                            "notes+autumn (docs/agent-tools.md)")
+    flags.add_argument("--tool-calls-per-episode", nargs="+", type=int, metavar="N",
+                       help="cap on agent-tool calls in an episode (default 40)")
+    flags.add_argument("--tool-calls-per-turn", nargs="+", type=int, metavar="N",
+                       help="cap on agent-tool calls between two actions (default 4)")
     flags.add_argument("--interaction-steps", nargs="+", type=int, metavar="N")
     flags.add_argument("--reasoning-effort", nargs="+", metavar="E")
     flags.add_argument("--thinking-budget", nargs="+", type=int, metavar="TOKENS")

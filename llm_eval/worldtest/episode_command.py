@@ -76,7 +76,14 @@ def _llm_settings(args: argparse.Namespace) -> dict:
             options["api_key"] = "not-needed"   # a local OpenAI-compatible server
     from ..pricing import load_prices
 
-    return {"rendering": args.rendering, "prompt_variant": args.prompt,
+    tools = {}
+    if args.agent_tools:
+        from ..agent_tools import ToolCaps
+
+        tools = {"agent_tools": args.agent_tools,
+                 "tool_caps": ToolCaps(per_episode=args.tool_calls_per_episode,
+                                       per_turn=args.tool_calls_per_turn)}
+    return {**tools, "rendering": args.rendering, "prompt_variant": args.prompt,
             "history": args.history, "config": config, "adapter_options": options,
             "context_window": args.context_window,
             "prices": load_prices(args.prices) if args.prices else None}
@@ -152,6 +159,8 @@ def cmd_episode(args: argparse.Namespace) -> int:
         except PriceFileError as exc:
             print(f"llm-eval: error: --prices: {exc}", file=sys.stderr)
             return 2
+        if "agent_tools" in settings:
+            settings["tool_seed"] = task.seed   # the autumn tool runs hypotheses with it
         try:
             adapter = create_adapter(args.agent, **settings.pop("adapter_options"))
         except ProviderError as exc:        # e.g. "auth: OPENAI_API_KEY is not set"
@@ -288,6 +297,16 @@ def _history(text: str) -> str | int:
     return text if text in ("full", "auto") else _positive(text)
 
 
+def _agent_tools(text: str) -> tuple[str, ...]:
+    """``--agent-tools``: tool names joined by ``+`` (or none), each checked by name."""
+    from ..agent_tools import AgentToolsError, parse_agent_tools
+
+    try:
+        return parse_agent_tools(text)
+    except AgentToolsError as exc:
+        raise argparse.ArgumentTypeError(str(exc).removeprefix("agent_tools: ")) from None
+
+
 def _rendering(text: str) -> str:
     from ..render import RenderError
     from ..agents.llm import parse_rendering
@@ -363,6 +382,13 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
     model.add_argument("--prompt", type=_prompt, default=None, metavar="VARIANT",
                        help="prompt variant from prompts/ (default, reflective, autumnbench; "
                             "default: autumnbench under --protocol autumnbench, else default)")
+    model.add_argument("--agent-tools", type=_agent_tools, default=(), metavar="TOOLS",
+                       help="tools beside the actions: notes, autumn, python or a combination "
+                            "such as notes+autumn (default none; docs/agent-tools.md)")
+    model.add_argument("--tool-calls-per-episode", type=_positive, default=40, metavar="N",
+                       help="cap on tool calls in the episode (default 40)")
+    model.add_argument("--tool-calls-per-turn", type=_positive, default=4, metavar="N",
+                       help="cap on tool calls between two actions (default 4)")
     model.add_argument("--history", type=_history, default="full", metavar="full|auto|K",
                        help="turns kept in each request: full, as many recent ones as fit half "
                             "the context window (auto), or the last K with a summary")
