@@ -7,8 +7,8 @@ Each task is played by the oracle and the simulator once (both are deterministic
 random agent with ``--seeds`` seeds; the table gives each agent's score (the random agent's
 mean, and how many of its episodes scored above 0), then the means per family and per world.
 
-    python benchmarks/agents.py                       # every shipped task (about 40 minutes)
-    python benchmarks/agents.py --suite v1            # the tasks of suite v1
+    python benchmarks/agents.py                       # the default suite's tasks (v2)
+    python benchmarks/agents.py --suite v1            # the tasks of suite v1, as v1 has them
     python benchmarks/agents.py --world warehouse --seeds 30
     python benchmarks/agents.py --agents random simulator --processes 2
     python benchmarks/agents.py --json > agents.json
@@ -16,7 +16,9 @@ mean, and how many of its episodes scored above 0), then the means per family an
 
 ``--reuse FILE`` takes the rows of tasks already measured (by an earlier ``--json`` run with
 the same ``--seeds`` and agents; repeatable) instead of playing them again, so a long
-measurement can be made world by world and printed whole.
+measurement can be made world by world and printed whole. A row is reused only for the same
+task file (its ``task_sha256``): suites v1 and v2 share most files, so a v1 measurement fills
+in v2's unchanged tasks, and a task v2 rebuilt under the same id is played again.
 """
 
 from __future__ import annotations
@@ -36,16 +38,17 @@ AGENTS = ("random", "simulator", "oracle")
 FAMILIES = ("mfp", "cd", "planning")
 
 
-def measure(job: tuple[str, str, tuple[str, ...], int]) -> dict:
+def measure(job: tuple[str, str, tuple[str, ...], int, str | None]) -> dict:
     """One task's row: each agent's score, raw reward and seconds (``job``: world, family,
-    agents, random seeds)."""
+    agents, random seeds, suite: None for the default suite)."""
     from llm_eval.agents import OracleAgent, RandomAgent, SimulatorAgent
     from llm_eval.tasks.store import load_task
     from llm_eval.worldtest import run_episode
 
-    world, family, agents, seeds = job
-    task = load_task(world, family)
-    row: dict = {"task": task.id, "world": world, "family": family}
+    world, family, agents, seeds, suite = job
+    task = load_task(world, family, suite)
+    row: dict = {"task": task.id, "world": world, "family": family,
+                 "task_sha256": _task_sha256(task)}
     for name in agents:
         start = time.perf_counter()
         if name == "random":
@@ -65,6 +68,15 @@ def measure(job: tuple[str, str, tuple[str, ...], int]) -> dict:
     return row
 
 
+def _task_sha256(task) -> str:
+    """The digest of a task's content (its shipped file's text)."""
+    import hashlib
+
+    from llm_eval.tasks.store import dump_task
+
+    return hashlib.sha256(dump_task(task).encode()).hexdigest()
+
+
 def _means(rows: list[dict], agents: tuple[str, ...], key: str) -> dict:
     groups: dict[str, dict] = {}
     for value in dict.fromkeys(r[key] for r in rows):
@@ -75,9 +87,9 @@ def _means(rows: list[dict], agents: tuple[str, ...], key: str) -> dict:
 
 
 def _reused_rows(paths: list[str], seeds: int, agents: tuple[str, ...]) -> dict[str, dict]:
-    """Task id -> row, from earlier ``--json`` outputs; an output measured with other seeds or
-    without one of ``agents`` is refused, naming the file."""
-    rows: dict[str, dict] = {}
+    """(task id, task sha256) -> row, from earlier ``--json`` outputs; an output measured with
+    other seeds or without one of ``agents`` is refused, naming the file."""
+    rows: dict[tuple[str, str], dict] = {}
     for path in paths:
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
@@ -91,7 +103,7 @@ def _reused_rows(paths: list[str], seeds: int, agents: tuple[str, ...]) -> dict[
             if missing:
                 raise SystemExit(f"agents.py: --reuse {path}: {row.get('task')} has no "
                                  f"{', '.join(missing)} figures")
-            rows[row["task"]] = row
+            rows[row["task"], row.get("task_sha256", "")] = row
     return rows
 
 
@@ -99,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", metavar="NAME",
                         help="the tasks of this suite (checked against its manifest); "
-                             "default: every shipped task")
+                             "default: the default suite's tasks (v2), unchecked")
     parser.add_argument("--world", action="append", help="only this world (repeatable)")
     parser.add_argument("--family", action="append", choices=FAMILIES,
                         help="only this family (repeatable)")
@@ -127,10 +139,16 @@ def main(argv: list[str] | None = None) -> int:
         from llm_eval.tasks.store import all_tasks
 
         pairs = [(t.world, t.family) for t in all_tasks()]
-        source = "every shipped task"
+        source = "the default suite's tasks"
     pairs = [(w, f) for w, f in pairs if (not args.world or w in args.world)
              and (not args.family or f in args.family)]
-    jobs = [(w, f, agents, args.seeds) for w, f in pairs if f"{w}-{f}" not in reused]
+    from llm_eval.tasks.store import load_task
+
+    digests = {(w, f): _task_sha256(load_task(w, f, args.suite)) for w, f in pairs}
+    kept = {f"{w}-{f}": reused[f"{w}-{f}", digests[w, f]] for w, f in pairs
+            if (f"{w}-{f}", digests[w, f]) in reused}
+    jobs = [(w, f, agents, args.seeds, args.suite) for w, f in pairs
+            if f"{w}-{f}" not in kept]
     start = time.perf_counter()
     if args.processes > 1:
         from concurrent.futures import ProcessPoolExecutor
@@ -145,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"  {played[-1]['task']}: " + ", ".join(
                     f"{a} {played[-1][a]['score']:.3f}" for a in agents), file=sys.stderr)
     seconds = round(time.perf_counter() - start, 1)
-    by_task = {**reused, **{r["task"]: r for r in played}}
+    by_task = {**kept, **{r["task"]: r for r in played}}
     rows = [by_task[f"{w}-{f}"] for w, f in pairs]
     # the reused rows' time: their agents' seconds, as measured then (one process each)
     earlier = round(sum(r[a]["seconds"] for r in rows if r["task"] not in

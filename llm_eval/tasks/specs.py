@@ -287,6 +287,7 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "hunters": {"mfp": {"mfp_seed": 10}},
         "kitchen": {"mfp": {"mfp_seed": 8}},
         "rain": {"mfp": {"mfp_seed": 8}},
+        "sparks": {"mfp": {"mfp_seed": 24}},
         "wander": {"mfp": {"mfp_seed": 8}},
     },
 }
