@@ -17,7 +17,8 @@ Before the agent's code runs it adds a Python-level guard (docs/sandbox.md, laye
 - ``random`` made deterministic: every generator seeded with 0 unless the code seeds it;
   ``SystemRandom`` and ``random._urandom`` refused.
 
-A refusal raises ``SandboxRefusal`` (a ``PermissionError``) in the agent's code. At the end
+A refusal raises ``SandboxRefusal`` in the agent's code: an ``ImportError`` for an import,
+a ``PermissionError`` for anything else. At the end
 the bootstrap writes one JSON status line on the status pipe: the exit status, the class of an uncaught
 exception, the refusals; then leaves with ``os._exit`` (no finalisers of the agent's objects).
 """
@@ -30,12 +31,44 @@ import sys
 MAX_REFUSALS = 20
 
 
-class SandboxRefusal(PermissionError):
-    """An operation the sandbox does not allow."""
+class SandboxRefusal(Exception):
+    """An operation the sandbox does not allow (catch this for every kind of refusal)."""
 
-    def __init__(self, kind, detail):
-        super().__init__(f"sandbox refused {kind}: {detail}")
-        self.kind = kind
+    kind = "other"
+
+
+class ImportRefusal(ImportError, SandboxRefusal):
+    """A refused import: an ``ImportError``, so code that falls back when a module is
+    missing (the standard library does) keeps working."""
+
+    kind = "import"
+
+
+class OperationRefusal(PermissionError, SandboxRefusal):
+    """Any other refused operation: a ``PermissionError``, as the kernel would raise."""
+
+
+def refusal(kind, detail):
+    """The exception for a refusal of ``kind`` (``import``, ``file``, ``network``, ...)."""
+    message = f"sandbox refused {kind}: {detail}"
+    if kind == "import":
+        return ImportRefusal(message)
+    exc = OperationRefusal(message)
+    exc.kind = kind
+    return exc
+
+
+def _asked_by_the_library():
+    """Whether the import being refused was asked for by a library module (the standard
+    library probing for optional modules, like ``copy`` for ``org.python.core``), not by the
+    agent's code: such refusals are raised but not listed."""
+    try:
+        frame = sys._getframe(2)       # 0: this function, 1: the hook, 2: who imports
+    except ValueError:
+        return False
+    while frame is not None and frame.f_code.co_filename.startswith("<frozen"):
+        frame = frame.f_back
+    return frame is not None and frame.f_code.co_filename not in ("<code>", "<string>")
 
 
 def _under(path, roots):
@@ -88,10 +121,10 @@ def make_hook(workdir, read_roots, closure, refusals):
     """The audit hook; ``refusals`` collects what it refused (the first ``MAX_REFUSALS``)."""
     write_roots = (workdir,)
 
-    def refuse(kind, detail):
-        if len(refusals) < MAX_REFUSALS:
+    def refuse(kind, detail, listed=True):
+        if listed and len(refusals) < MAX_REFUSALS:
             refusals.append(f"{kind}: {detail}")
-        raise SandboxRefusal(kind, detail)
+        raise refusal(kind, detail)
 
     def check_path(event, value, writable):
         text = _path_text(value)
@@ -107,7 +140,8 @@ def make_hook(workdir, read_roots, closure, refusals):
             return
         if event == "import":
             if args[0] not in closure:
-                refuse("import", f"{args[0]} (not on the allow-list)")
+                refuse("import", f"{args[0]} (not on the allow-list)",
+                       listed=not _asked_by_the_library())
         elif event == "open":
             check_path("open", args[0], not _read_only(args[1], args[2]))
         elif event in FILE_EVENTS or event in LIST_EVENTS:
@@ -136,7 +170,7 @@ def make_import(allowed, refusals):
             detail = f"{name} (not on the allow-list)" if level == 0 else "a relative import"
             if len(refusals) < MAX_REFUSALS:
                 refusals.append(f"import: {detail}")
-            raise SandboxRefusal("import", detail)
+            raise refusal("import", detail)
         return real_import(name, globals, locals, fromlist, level)
 
     return guarded_import
@@ -155,7 +189,7 @@ def make_random_deterministic(refusals):
     def no_entropy(*args, **kwargs):
         if len(refusals) < MAX_REFUSALS:
             refusals.append("entropy: random.SystemRandom")
-        raise SandboxRefusal("entropy", "random.SystemRandom (no entropy in the sandbox)")
+        raise refusal("entropy", "random.SystemRandom (no entropy in the sandbox)")
 
     old, new = random._inst, SeededRandom(0)
     for name in dir(random):
