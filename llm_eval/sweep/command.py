@@ -81,6 +81,9 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["protocol"] = args.protocol
     if args.ticks_per_action is not None:
         data["ticks_per_action"] = args.ticks_per_action
+    for name in ("stack_frames", "skip_frames", "harness_texts"):
+        if getattr(args, name) is not None:
+            data[name] = getattr(args, name)
     for name in ("families", "seeds", "prompts", "renderings", "agent_tools"):
         if getattr(args, name):
             data[name] = getattr(args, name)
@@ -123,7 +126,8 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 
 
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
-SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action", "families", "seeds",
+SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action",
+              "stack_frames", "skip_frames", "harness_texts", "families", "seeds",
               "repeats", "prompts", "renderings", "agent_tools", "tool_calls_per_episode",
               "tool_calls_per_turn",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
@@ -296,6 +300,13 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                             "harness's; defaults --tool-mode tags and --prompts autumnbench)")
     flags.add_argument("--ticks-per-action", type=int, metavar="K",
                        help="worldtest: ticks per interaction action, every frame shown")
+    flags.add_argument("--harness-texts", metavar="DIR",
+                       help="autumnbench: the published harness's own instruction texts, read "
+                            "from its checkout DIR (recorded with their sha256)")
+    flags.add_argument("--no-stack-frames", dest="stack_frames", action="store_const",
+                       const=False, help="autumnbench: the harness's stack_frames false")
+    flags.add_argument("--skip-frames", action="store_const", const=True,
+                       help="autumnbench: the harness's skip_frames true")
     flags.add_argument("--families", nargs="+", metavar="F", help="mfp cd planning")
     flags.add_argument("--seeds", nargs="+", type=int, metavar="S",
                        help="episode seeds: the random agent's, and for a model one more "

@@ -118,6 +118,31 @@ def episode_task(args: argparse.Namespace):
     return task
 
 
+def _harness_settings(args: argparse.Namespace, is_model: bool):
+    """The published harness's settings from ``--harness-texts``, ``--no-stack-frames``,
+    ``--skip-frames`` and (a model's) ``--rendering png``: autumnbench only (a usage error
+    otherwise), None when none is given under worldtest."""
+    from ..cli import UsageError
+    from .autumnbench.settings import HarnessSettings, render_mode_of
+    from .autumnbench.texts import load_harness_texts
+
+    given = [flag for flag, on in (("--harness-texts", args.harness_texts is not None),
+                                   ("--no-stack-frames", not args.stack_frames),
+                                   ("--skip-frames", args.skip_frames)) if on]
+    if args.protocol != "autumnbench":
+        if given:
+            raise UsageError(f"{', '.join(given)}: the published harness's settings, for "
+                             f"--protocol autumnbench only")
+        return None
+    try:
+        mode = render_mode_of(args.rendering) if is_model else "text"
+    except ValueError as exc:
+        raise UsageError(f"--rendering: {exc}") from None
+    texts = None if args.harness_texts is None else load_harness_texts(args.harness_texts)
+    return HarnessSettings(render_mode=mode, stack_frames=args.stack_frames,
+                           skip_frames=args.skip_frames, texts=texts)
+
+
 def known_world(name: str) -> None:
     """Refuse an unknown world as a usage error (exit 2, as ``run`` does), with the registry's
     "did you mean"."""
@@ -139,9 +164,10 @@ def cmd_episode(args: argparse.Namespace) -> int:
     if args.prompt is None:
         args.prompt = "autumnbench" if args.protocol == "autumnbench" else "default"
     task = episode_task(args)
-    play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
-                ticks_per_action=args.ticks_per_action)
     is_model = args.agent not in AGENTS and not args.agent.startswith("script/")
+    play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
+                ticks_per_action=args.ticks_per_action,
+                harness=_harness_settings(args, is_model))
     unsaved = False
     if is_model:
         from adapters import ProviderError
@@ -174,6 +200,10 @@ def cmd_episode(args: argparse.Namespace) -> int:
         except ValueError as exc:   # e.g. --history auto without a window the map knows
             print(f"llm-eval: error: {exc}", file=sys.stderr)
             return 2
+        if play["harness"] is not None and play["harness"].texts is not None:
+            from .autumnbench.view import harness_prompts
+
+            agent.prompts = harness_prompts(agent.prompts, play["harness"].texts)
         try:
             result = run_episode(task, agent, **play)
         except InfrastructureError as exc:
@@ -352,6 +382,15 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
                               "file)")
     episode.add_argument("--tasks", default=None, metavar="DIR",
                          help="a directory of task files (e.g. made by 'llm-eval tasks import')")
+    episode.add_argument("--harness-texts", metavar="DIR",
+                         help="autumnbench: read the published harness's own instruction "
+                              "texts from its checkout DIR (recorded with their sha256)")
+    episode.add_argument("--no-stack-frames", dest="stack_frames", action="store_false",
+                         help="autumnbench: the harness's stack_frames false (one tick per "
+                              "action, the grid alone)")
+    episode.add_argument("--skip-frames", action="store_true",
+                         help="autumnbench: the harness's skip_frames (only the last of the "
+                              "stacked frames is shown)")
     episode.add_argument("--protocol", choices=("worldtest", "autumnbench"),
                          default="worldtest",
                          help="the rules: worldtest (ours, default) or autumnbench (the "

@@ -8,7 +8,8 @@ the model). The per-turn message then adds the offered actions and the instructi
 prompt variant's ``turn`` template).
 
 ``harness_prompts(base, texts)``: ``base`` (the ``autumnbench`` prompt variant) with its
-``system`` and ``turn`` templates replaced by the harness's strings (``texts.py``).
+``system`` and ``turn`` templates replaced by the harness's strings (``texts.py``), rendered
+without the stripping our templates get, so the harness's words arrive to the last newline.
 """
 
 from __future__ import annotations
@@ -31,8 +32,19 @@ def model_view(obs: Observation) -> tuple[str, tuple[bytes, ...]]:
                                   for p in obs.pictures)
 
 
+class HarnessPromptSet(PromptSet):
+    """A prompt set whose ``system`` and ``turn`` are the harness's: filled, never stripped."""
+
+    __slots__ = ()
+
+    def render(self, name: str, **values: object) -> str:
+        if name not in ("system", "turn"):
+            return super().render(name, **values)
+        return self.texts[name].format(**{k: str(v) for k, v in values.items()})
+
+
 def harness_prompts(base: PromptSet, texts: HarnessTexts) -> PromptSet:
     """``base`` with the harness's system prompt and per-turn instructions [A2, A3]."""
     system = texts["system"].replace("{", "{{").replace("}", "}}")
-    return PromptSet(f"{base.variant}+harness-texts",
-                     {**base.texts, "system": system, "turn": texts.turn_template()})
+    return HarnessPromptSet(f"{base.variant}+harness-texts",
+                            {**base.texts, "system": system, "turn": texts.turn_template()})
