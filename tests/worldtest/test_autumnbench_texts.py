@@ -50,6 +50,8 @@ def test_every_text_is_read_from_its_file_and_place(texts):
     assert texts["planning_intro"] == ("PLACEHOLDER planning intro.\n            PLACEHOLDER "
                                        "initial grid:\n            ")
     assert texts["mfp_intro"] == "PLACEHOLDER mfp intro (text mode).\n"   # not the image one
+    # a template: the logger's f-string and the image branch's (one placeholder) are not it
+    assert texts["skip_line"] == "PLACEHOLDER {{skipped}} {0} frames; grid: {1}"
 
 
 def test_the_record_names_each_text_its_file_and_their_sha256(texts):
@@ -84,6 +86,15 @@ def test_the_first_observation_of_each_phase_uses_the_strings_verbatim(texts, ta
     phase = HarnessInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
     phase.reset()
     assert phase.step("reset")[0].text == grid
+
+
+def test_the_skip_frames_line_is_the_harnesss_with_the_count_and_the_grid(texts, tasks):
+    settings = HarnessSettings(texts=texts, skip_frames=True)
+    phase = HarnessInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
+    phase.reset()
+    obs, *_ = phase.step("noop")
+    last = F.grid_text(F.drizzle_grids(["noop"], ticks=8)[1][-1])
+    assert obs.text == f"PLACEHOLDER {{skipped}} 8 frames; grid: {last}"
 
 
 def test_without_texts_the_wording_is_ours(tasks):
@@ -123,6 +134,8 @@ def test_a_directory_without_the_harness_is_refused_naming_what_is_missing(tmp_p
     ("concrete_envs.py", "class CDSliderEnvironment", "class CDOther", "CDSliderEnvironment"),
     ("concrete_envs.py", '"\\nPLACEHOLDER grid line: \\n"', "self.line",
      "self.get_instruction_text"),
+    ("concrete_envs.py", "frames; grid: {observation.text}", "frames; grid: {x!r}",
+     "text_data= with two placeholders"),
 ])
 def test_a_string_not_where_the_harness_has_it_is_refused_naming_file_and_place(
         tmp_path, file, old, new, names):

@@ -14,7 +14,7 @@
   ``Observation: `` (so later blocks begin ``Observation: Frame time: ...``). With
   ``stack_frames`` False one tick runs and the grid alone is returned. With ``skip_frames``
   the same ticks run and only the last grid is shown, after a line saying how many frames
-  were skipped (our words; the harness's own line is not among ``--harness-texts``).
+  were skipped (our words, or the harness's own line with ``--harness-texts``).
 - **Image mode** [I7]: a stacked action runs ``1 + n`` ticks and only the last frame's image is
   sent (text empty); with ``skip_frames`` the skip line says ``True`` frames, as the harness's
   does (it prints the flag, not the count); without stacking one tick and its image. Every
@@ -120,6 +120,8 @@ class HarnessInteraction(HarnessPhase):
         if self.settings.image:
             return SKIPPED.format(count=True) if self.settings.skip_frames else ""
         if self.settings.skip_frames:
+            if self.settings.texts is not None:
+                return self.settings.texts.skip_line(n, grid_json(frames[-1]))
             return SKIPPED.format(count=n) + grid_json(frames[-1])
         blocks = [f"Frame time: {(self.time - 1) * n + 2 + k}\n"
                   f"Action took: {text if k == 0 else 'noop'}\n"

@@ -28,7 +28,13 @@ planning_intro         concrete_envs.py    the same in ``PlanningEnvironment
 mfp_intro              concrete_envs.py    in ``MARAMFPEnvironment.get_observation``, the first
                                            string (in source order) added to a
                                            ``json.dumps(...)`` call [M2]
+skip_line              concrete_envs.py    in ``InteractiveEnvironment.step``, the first
+                                           f-string given as ``text_data=`` with two
+                                           placeholders (the frames skipped, the grid) [I6]
 =====================  ==================  =================================================
+
+``skip_line`` is kept as a template: its literal parts verbatim, its two placeholders filled
+with the count of frames and the grid JSON, as the harness fills them (``skip_line(n, grid)``).
 
 The defaults are the harness's (``hint``, ``instruction_type`` reflection, ``use_scratchpad``).
 The first observation of each phase is then the harness's concatenation: the intro (and for
@@ -80,6 +86,8 @@ SOURCES: dict[str, tuple[str, str]] = {
                               "text_data under 'if not self.inited'"),
     "mfp_intro": (_ENVS, "MARAMFPEnvironment.get_observation: the first string added to a "
                          "json.dumps(...) call"),
+    "skip_line": (_ENVS, "InteractiveEnvironment.step: the first f-string given as text_data= "
+                         "with two placeholders"),
 }
 TEXT_KEYS = tuple(SOURCES)
 
@@ -107,6 +115,10 @@ class HarnessTexts:
                 "texts": {key: {"file": SOURCES[key][0], "where": SOURCES[key][1],
                                 "sha256": _sha256(self.values[key].encode())}
                           for key in TEXT_KEYS}}
+
+    def skip_line(self, count: object, grid: str) -> str:
+        """The harness's skip_frames line with its placeholders filled [I6]."""
+        return self["skip_line"].format(count, grid)
 
     def turn_template(self) -> str:
         """The per-turn message as a ``turn`` prompt template ({frame}, {header}) [A3]; the
@@ -223,6 +235,35 @@ def _first_text_data(method: ast.FunctionDef) -> str | None:
     return None
 
 
+def _template(node: ast.AST, placeholders: int) -> str | None:
+    """An f-string with exactly ``placeholders`` plain placeholders as a ``str.format``
+    template (``{0}``, ``{1}``, ...; its literal braces doubled); None for anything else."""
+    if not isinstance(node, ast.JoinedStr):
+        return None
+    parts, index = [], 0
+    for value in node.values:
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            parts.append(value.value.replace("{", "{{").replace("}", "}}"))
+        elif isinstance(value, ast.FormattedValue) and value.conversion == -1 \
+                and value.format_spec is None:
+            parts.append(f"{{{index}}}")
+            index += 1
+        else:
+            return None
+    return "".join(parts) if index == placeholders else None
+
+
+def _text_data_template(method: ast.FunctionDef, placeholders: int) -> str | None:
+    for node in _in_order(method):
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg == "text_data":
+                    template = _template(keyword.value, placeholders)
+                    if template is not None:
+                        return template
+    return None
+
+
 def _find(tree: ast.Module, key: str) -> str | None:
     match key:
         case "system" | "action_prompt" | "response_prompt":
@@ -238,6 +279,8 @@ def _find(tree: ast.Module, key: str) -> str | None:
             return _added_to(method, "get_instruction_text", "self", literal_left=False)
         case "mfp_intro":
             return _added_to(method, "dumps", "json", literal_left=True)
+        case "skip_line":
+            return _text_data_template(method, 2)
         case _:
             return _first_text_data(method)
 
