@@ -22,6 +22,7 @@ import dataclasses
 import errno
 import functools
 import json
+import marshal
 import os
 import selectors
 import shutil
@@ -131,10 +132,11 @@ def _read_paths() -> tuple[tuple[str, ...], tuple[str, ...]]:
 def import_closure() -> frozenset[str]:
     """Every module importing the allow-list (and ``traceback``, which the child uses to
     report errors) loads, found once by importing them in a fresh interpreter."""
-    script = ("import sys, json\nbefore = set(sys.modules)\n"
+    script = ("import sys\nbefore = set(sys.modules)\n"
               f"for name in {list(ALLOWED_MODULES) + ['traceback', 'linecache']!r}:\n"
               "    __import__(name)\n"
-              "print(json.dumps(sorted(set(sys.modules) - before)))\n")
+              "new = sorted(set(sys.modules) - before)\n"
+              "import json\nprint(json.dumps(new))\n")
     done = subprocess.run([_python(), "-S", "-s", "-B", "-P", "-c", script], env={},
                           capture_output=True, text=True, check=False, timeout=60)
     if done.returncode != 0:
@@ -202,7 +204,7 @@ def _run(source: bytes, caps: SandboxCaps, workdir: str, python_guard: bool) -> 
     plan["status_fd"] = status_write
     try:
         proc = subprocess.Popen(
-            [_python(), "-I", "-S", "-B", "-c", _sources()[0], json.dumps(plan)],
+            [_python(), "-I", "-S", "-B", "-c", _sources()[0], marshal.dumps(plan).hex()],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             pass_fds=(status_write,), cwd=workdir, env={}, start_new_session=True)
     finally:
@@ -284,17 +286,28 @@ def _kill(proc: subprocess.Popen) -> None:
 
 
 def _last_status(text: str) -> dict:
-    """The child's last status line (fd 3); ``{}`` when it wrote none (it was killed)."""
-    for line in reversed(text.splitlines()):
+    """The child's last complete status block (``sandbox_child.report``), or the launcher's
+    ``launch:`` line; ``{}`` when it wrote neither (it was killed)."""
+    lines = text.splitlines()
+    for line in reversed(lines):
         if line.startswith("launch: "):
             return {"launch": line[len("launch: "):]}
-        try:
-            value = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(value, dict):
-            return value
-    return {}
+    if "end" not in lines:
+        return {}
+    end = len(lines) - 1 - lines[::-1].index("end")
+    start = max((i for i in range(end) if lines[i] == "status"), default=None)
+    if start is None:
+        return {}
+    status: dict = {"refusals": []}
+    for line in lines[start + 1:end]:
+        key, _, value = line.partition(" ")
+        if key == "refusal":
+            status["refusals"].append(value)
+        elif key in ("exit", "errno"):
+            status[key] = int(value) if value.lstrip("-").isdigit() else None
+        elif key in ("error", "refused"):
+            status[key] = value
+    return status
 
 
 def _why_stopped(returncode: int, report: dict, cpu: float, caps: SandboxCaps) -> str | None:

@@ -19,12 +19,12 @@ Before the agent's code runs it adds a Python-level guard (docs/sandbox.md, laye
 
 A refusal raises ``SandboxRefusal`` in the agent's code: an ``ImportError`` for an import,
 a ``PermissionError`` for anything else. At the end
-the bootstrap writes one JSON status line on the status pipe: the exit status, the class of an uncaught
+the bootstrap writes a status block on the status pipe: the exit status, the class of an uncaught
 exception, the refusals; then leaves with ``os._exit`` (no finalisers of the agent's objects).
 """
 
 import builtins
-import json
+import marshal
 import os
 import sys
 
@@ -215,17 +215,26 @@ def agent_builtins(allowed, refusals):
 
 
 def report(fd, status):
+    """The status block on the status pipe: ``status``, one ``key value`` line per fact
+    (refusals written with ``ascii()``, so one line each), ``end``."""
+    lines = ["status", f"exit {status['exit']}"]
+    for key in ("error", "refused", "errno"):
+        if status.get(key) is not None:
+            lines.append(f"{key} {status[key]}")
+    lines += [f"refusal {ascii(text)[1:-1]}" for text in status["refusals"]]
     try:
-        os.write(fd, (json.dumps(status) + "\n").encode())
+        os.write(fd, ("\n".join(lines + ["end"]) + "\n").encode())
     except OSError:
         pass
 
 
-def print_error(exc, tb):
+def print_error(exc, tb, source=""):
     """The traceback of the agent's uncaught ``exc`` on stderr, as Python prints it; if that
     fails (its ``__str__`` raising, memory), the exception's class name alone."""
     try:
+        import linecache
         import traceback
+        linecache.cache["<code>"] = (len(source), None, source.splitlines(True), "<code>")
         ours = globals()      # the bootstrap's frames (the audit hook's) are left out
         frames = [(f, n) for f, n in traceback.walk_tb(tb) if f.f_globals is not ours]
         lines = ["Traceback (most recent call last):\n"] if frames else []
@@ -247,11 +256,9 @@ def run(plan):
     try:
         code = compile(source, "<code>", "exec")
     except (SyntaxError, ValueError) as exc:
-        print_error(exc, None)
+        print_error(exc, None, source)
         status["error"] = type(exc).__name__
         return 1, status
-    import linecache
-    linecache.cache["<code>"] = (len(source), None, source.splitlines(True), "<code>")
     make_random_deterministic(refusals)
     namespace = {"__name__": "__main__", "__builtins__": agent_builtins(plan["allowed"], refusals)}
     if plan["python_guard"]:
@@ -277,13 +284,13 @@ def run(plan):
             status["refused"] = exc.kind
         if isinstance(exc, OSError):
             status["errno"] = exc.errno
-        print_error(exc, exc.__traceback__.tb_next)
+        print_error(exc, exc.__traceback__.tb_next, source)
         return 1, status
     return 0, status
 
 
 def main():
-    plan = json.loads(sys.argv[1])
+    plan = marshal.loads(bytes.fromhex(sys.argv[1]))
     try:
         exit_code, status = run(plan)
     except BaseException as exc:     # e.g. memory exhausted while reporting
