@@ -72,10 +72,11 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import (BaseModel, ConfigDict, Field, PrivateAttr, StrictInt, ValidationError,
+from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StrictInt,
+                      ValidationError,
                       ValidationInfo, field_validator, model_validator)
 
 from ..bounded_yaml import (BoundedLoader, BoundsError, load_bounded, read_bounded,
@@ -135,6 +136,16 @@ def _listed(value: Any) -> Any:
     return value if isinstance(value, list) else [value]
 
 
+def _tools_setting(value: str) -> str:
+    """One ``agent_tools`` setting, canonical (pydantic names its index when it is bad)."""
+    from ..agent_tools import AgentToolsError, parse_agent_tools, tools_text
+
+    try:
+        return tools_text(parse_agent_tools(value))
+    except AgentToolsError as exc:   # a ValueError: pydantic names the field and index
+        raise ValueError(str(exc).removeprefix("agent_tools: ")) from None
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
@@ -190,7 +201,8 @@ class Sweep(_Strict):
     prompts: list[str] = Field(default=["default"], min_length=1)
     renderings: list[str] = Field(default=["compact"], min_length=1)
     # the agent's tools beside the actions (llm_eval.agent_tools): each a setting to sweep
-    agent_tools: list[str] = Field(default=["none"], min_length=1)
+    agent_tools: list[Annotated[str, AfterValidator(_tools_setting)]] = Field(
+        default=["none"], min_length=1)
     tool_mode: Literal["tools", "text", "tags"] = "tools"
     ticks_per_action: int | None = Field(default=None, ge=1)
     # the published harness's settings (autumnbench; in job settings only when not default)
@@ -424,12 +436,7 @@ class Sweep(_Strict):
     @field_validator("agent_tools")
     @classmethod
     def _agent_tools(cls, settings: list[str]) -> list[str]:
-        from ..agent_tools import AgentToolsError, parse_agent_tools, tools_text
-
-        try:
-            return list(dict.fromkeys(tools_text(parse_agent_tools(v)) for v in settings))
-        except AgentToolsError as exc:   # a ValueError: pydantic names the field
-            raise ValueError(str(exc).removeprefix("agent_tools: ")) from None
+        return list(dict.fromkeys(settings))
 
     @model_validator(mode="after")
     def _tools_fit(self) -> "Sweep":
