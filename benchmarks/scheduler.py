@@ -24,6 +24,7 @@ import asyncio
 import json
 import os
 import resource
+import select
 import subprocess
 import sys
 import tempfile
@@ -77,8 +78,39 @@ def completion(body: dict, serial: int) -> bytes:
     return json.dumps(reply).encode()
 
 
+class Gate:
+    """Holds one chosen request before answering it, on commands read from stdin: ``ARM k``
+    holds the k-th request from now on; when it arrives the server prints ``HELD <serial>``
+    and answers once it reads ``GO``. A test learns that a call is in flight, and which one,
+    without watching files or process titles."""
+
+    def __init__(self, counter: list[int]) -> None:
+        self.counter = counter
+        self.target = 0
+        self.go = asyncio.Event()
+        self.loop = asyncio.get_running_loop()
+        threading.Thread(target=self._commands, daemon=True).start()
+
+    def _commands(self) -> None:
+        for line in sys.stdin:
+            word, _, arg = line.strip().partition(" ")
+            if word == "ARM":
+                self.loop.call_soon_threadsafe(self._arm, int(arg))
+            elif word == "GO":
+                self.loop.call_soon_threadsafe(self.go.set)
+
+    def _arm(self, k: int) -> None:
+        self.target = self.counter[0] + k
+        self.go.clear()
+
+    async def passage(self, serial: int) -> None:
+        if serial == self.target:
+            print(f"HELD {serial}", flush=True)
+            await self.go.wait()
+
+
 async def _serve_connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
-                            counter: list[int], latency: float) -> None:
+                            counter: list[int], latency: float, gate: Gate) -> None:
     try:
         while True:
             head = await reader.readuntil(b"\r\n\r\n")
@@ -88,6 +120,7 @@ async def _serve_connection(reader: asyncio.StreamReader, writer: asyncio.Stream
                        for k, _, v in (line.partition(":") for line in lines[1:] if line)}
             body = await reader.readexactly(int(headers.get("content-length", 0)))
             counter[0] += 1
+            await gate.passage(counter[0])
             if latency:
                 await asyncio.sleep(latency)
             if method == "POST" and path.split("?")[0] == "/v1/chat/completions":
@@ -107,8 +140,10 @@ async def _serve_connection(reader: asyncio.StreamReader, writer: asyncio.Stream
 
 async def _serve(latency: float) -> None:
     counter = [0]
+    gate = Gate(counter)
     server = await asyncio.start_server(
-        lambda r, w: _serve_connection(r, w, counter, latency), "127.0.0.1", 0, backlog=1024)
+        lambda r, w: _serve_connection(r, w, counter, latency, gate), "127.0.0.1", 0,
+        backlog=1024)
     print(f"PORT {server.sockets[0].getsockname()[1]}", flush=True)
     async with server:
         await server.serve_forever()
@@ -116,14 +151,36 @@ async def _serve(latency: float) -> None:
 
 class FakeServer:
     """The fake provider in a child process (answering after ``latency`` seconds);
-    ``base_url`` ends in ``/v1``."""
+    ``base_url`` ends in ``/v1``. ``hold(k)`` makes the k-th request from now wait until
+    ``release()``; ``held()`` blocks until it has arrived."""
 
     def __init__(self, latency: float = 0.0) -> None:
         self.latency = latency
 
+    def _command(self, line: str) -> None:
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def hold(self, k: int) -> None:
+        self._command(f"ARM {k}")
+
+    def held(self, timeout: float = 120.0) -> int:
+        """Wait for the held request to arrive; its serial number."""
+        ready, _, _ = select.select([self.process.stdout], [], [], timeout)
+        if not ready:
+            raise RuntimeError(f"the fake provider held no request within {timeout:g} s")
+        line = self.process.stdout.readline()
+        if not line.startswith("HELD "):
+            raise RuntimeError(f"the fake provider did not hold a request: {line!r}")
+        return int(line.split()[1])
+
+    def release(self) -> None:
+        self._command("GO")
+
     def __enter__(self) -> FakeServer:
-        self.process = subprocess.Popen([sys.executable, __file__, "--serve", str(self.latency)],
-                                        stdout=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(
+            [sys.executable, __file__, "--serve", str(self.latency)], stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE, text=True)
         line = self.process.stdout.readline()
         if not line.startswith("PORT "):
             self.process.kill()
@@ -134,6 +191,8 @@ class FakeServer:
     def __exit__(self, *exc) -> None:
         self.process.terminate()
         self.process.wait(timeout=10)
+        self.process.stdin.close()
+        self.process.stdout.close()
 
 
 # --- the sweeps ------------------------------------------------------------------------------

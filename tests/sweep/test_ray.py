@@ -109,15 +109,27 @@ def test_a_stop_reaches_episodes_on_ray_workers_and_resume_finishes_here(tmp_pat
 
 
 def _titles() -> dict[int, bytes]:
-    """Every process's command line (Ray titles its workers after the running task)."""
-    titles = {}
+    """The command line of every process this test session started, however deep (Ray
+    titles its workers after the running task); another session's Ray workers on the same
+    machine are not ours to kill."""
+    parents, titles = {}, {}
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+                parents[int(entry)] = int(stat[stat.rindex(")") + 2:].split()[1])
                 titles[int(entry)] = Path(f"/proc/{entry}/cmdline").read_bytes()
-            except OSError:
+            except (OSError, ValueError, IndexError):
                 continue
-    return titles
+    ours = {os.getpid()}
+    grew = True
+    while grew:
+        grew = False
+        for pid, parent in parents.items():
+            if parent in ours and pid not in ours:
+                ours.add(pid)
+                grew = True
+    return {pid: title for pid, title in titles.items() if pid in ours and pid != os.getpid()}
 
 
 def _episodes_under_way(transcripts: Path) -> list[Path]:
@@ -193,25 +205,23 @@ def _fake_server_module():
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
 def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_cluster):
     bench = _fake_server_module()
-    with bench.FakeServer(latency=0.1) as server, CpuHog():   # every core busy
+    with bench.FakeServer(latency=0.02) as server:
         local_spec = bench.sweep_spec(server.base_url, 6, 6)
         local = run_sweep(local_spec, tmp_path / "local")
         spec = Sweep.from_data({**local_spec.canonical(), "executor": "ray"}, "test")
         result: dict = {}
         runner = threading.Thread(target=lambda: result.setdefault(
             "report", run_sweep(spec, tmp_path / "ray")))
+        server.hold(8)   # a call some turns into the episodes: it waits until released
         runner.start()
-        killed: list[int] = []
-        deadline = time.monotonic() + 60
-        while not killed and time.monotonic() < deadline and runner.is_alive():
-            hosts = {pid for pid, title in _titles().items()
-                     if title.startswith(b"ray::EpisodeHost")}
-            if hosts and _episodes_under_way(tmp_path / "ray" / "transcripts"):
-                time.sleep(0.2)   # episodes in flight, a call or two in
-                os.kill(min(hosts), signal.SIGKILL)
-                killed.append(min(hosts))
-            time.sleep(0.02)
-        runner.join(timeout=240)
+        server.held()    # ... and has arrived: the host is mid-episode, its call in flight
+        hosts = {pid for pid, title in _titles().items()
+                 if title.startswith(b"ray::EpisodeHost")}
+        killed = sorted(hosts)[:1]
+        with CpuHog():   # every core busy while the host restarts: it is waited for
+            os.kill(killed[0], signal.SIGKILL)
+            server.release()
+            runner.join(timeout=240)
     assert killed and not runner.is_alive()
     report = result["report"]
     assert report.counts() == {"done": 6}, [r.error for r in report.rows][:3]
