@@ -191,8 +191,6 @@ def run_python(code: str, caps: SandboxCaps = SandboxCaps(), *,
                                f"RLIMIT_NPROC); use processes=1 or run as another user")
     workdir = tempfile.mkdtemp(prefix="llm-eval-sandbox-")
     try:
-        if os.geteuid() == 0:
-            os.chown(workdir, 0, 0)
         return _run(code.encode("utf-8", "surrogatepass"), caps, workdir, python_guard)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -203,17 +201,27 @@ def _run(source: bytes, caps: SandboxCaps, workdir: str, python_guard: bool) -> 
     plan = _plan(workdir, caps, python_guard)
     plan["status_fd"] = status_write
     try:
-        proc = subprocess.Popen(
-            [_python(), "-I", "-S", "-B", "-c", _sources()[0], marshal.dumps(plan).hex()],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            pass_fds=(status_write,), cwd=workdir, env={}, start_new_session=True)
+        try:
+            proc = subprocess.Popen(
+                [_python(), "-I", "-S", "-B", "-c", _sources()[0], marshal.dumps(plan).hex()],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                pass_fds=(status_write,), cwd=workdir, env={}, start_new_session=True)
+        finally:
+            os.close(status_write)
+        out, err = _Capped(caps.output_bytes), _Capped(caps.output_bytes)
+        status = _Capped(_STATUS_CAP)
+        deadline = time.monotonic() + caps.wall_seconds
+        try:
+            stopped = _pump(proc, source, {proc.stdout: out, proc.stderr: err},
+                            {status_read: status}, deadline)
+            wait_status, usage, late = _reap(proc, deadline)
+        except BaseException:         # interrupted: the child must not outlive the call
+            _kill(proc)
+            os.wait4(proc.pid, 0)
+            raise
     finally:
-        os.close(status_write)
-    out, err, status = _Capped(caps.output_bytes), _Capped(caps.output_bytes), _Capped(_STATUS_CAP)
-    stopped = _pump(proc, source, {proc.stdout: out, proc.stderr: err}, {status_read: status},
-                    caps.wall_seconds)
-    os.close(status_read)
-    _, wait_status, usage = os.wait4(proc.pid, 0)
+        os.close(status_read)
+    stopped = stopped or late
     proc.returncode = os.waitstatus_to_exitcode(wait_status)
     cpu = usage.ru_utime + usage.ru_stime
     report = _last_status(status.text())
@@ -228,7 +236,7 @@ def _run(source: bytes, caps: SandboxCaps, workdir: str, python_guard: bool) -> 
 
 
 def _pump(proc: subprocess.Popen, source: bytes, outputs: dict, quiet: dict,
-          wall_seconds: float) -> str | None:
+          deadline: float) -> str | None:
     """Feed the code to the child and read its streams until they close; stop the child
     (``"output"``, ``"wall"``) when one of ``outputs`` passes its cap or the wall-clock guard
     expires. What passes the cap of a ``quiet`` stream (the status pipe) is dropped."""
@@ -239,7 +247,6 @@ def _pump(proc: subprocess.Popen, source: bytes, outputs: dict, quiet: dict,
     selector.register(proc.stdin, selectors.EVENT_WRITE)
     for stream in streams:
         selector.register(stream, selectors.EVENT_READ)
-    deadline = time.monotonic() + wall_seconds
     pending, stopped = memoryview(source), None
     if not pending:
         selector.unregister(proc.stdin)
@@ -276,6 +283,21 @@ def _pump(proc: subprocess.Popen, source: bytes, outputs: dict, quiet: dict,
             if stream is not None and not stream.closed:
                 stream.close()
     return stopped
+
+
+def _reap(proc: subprocess.Popen, deadline: float) -> tuple[int, object, str | None]:
+    """Wait for the child, which may outlive its streams (a program can close them all and
+    block): ``(wait status, rusage, "wall" if the guard had to kill it)``."""
+    pause = 0.001
+    while time.monotonic() < deadline:
+        pid, wait_status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            return wait_status, usage, None
+        time.sleep(pause)
+        pause = min(pause * 2, 0.05)
+    _kill(proc)
+    _, wait_status, usage = os.wait4(proc.pid, 0)
+    return wait_status, usage, "wall"
 
 
 def _kill(proc: subprocess.Popen) -> None:

@@ -105,6 +105,7 @@ def enter_namespaces(uid: int, gid: int) -> None:
     _write("/proc/self/uid_map", f"1000 {uid} 1")
     _write("/proc/self/gid_map", f"1000 {gid} 1")
     _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "mount --make-rprivate /")
+    _check(_libc.sethostname(b"sandbox", 7), "sethostname")   # not the host's name
 
 
 def mount_workdir(workdir: str, disk_bytes: int) -> None:

@@ -220,8 +220,10 @@ def test_the_allow_list_reaches_no_dangerous_module():
 
 def test_the_environment_holds_no_secret(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-not-for-the-sandbox")
-    result = run_python(OS + "import json\nprint(json.dumps(sorted(os.environ)))")
-    names = json.loads(result.stdout)
+    result = run_python(OS + "import json\n"
+                             "print(json.dumps([sorted(os.environ), os.uname().nodename]))")
+    names, host = json.loads(result.stdout)
+    assert host == "sandbox"                       # the host's name is not shown either
     assert "OPENAI_API_KEY" not in names and set(names) <= {
         "HOME", "TMPDIR", "LC_ALL", "PATH", "PYTHONHASHSEED", "PYTHONIOENCODING", "PYTHONUTF8"}
     assert "sk-not-for-the-sandbox" not in result.stdout + result.stderr
@@ -232,7 +234,8 @@ def test_the_environment_holds_no_secret(monkeypatch):
 def test_clock_and_entropy_are_refused_or_fixed():
     code = ("import random\nprint(random.random(), random.Random().random(), random.randrange(10**9))\n"
             "random.seed()\nprint(random.random(), hash('abc'), id(object()))\n"
-            "print(sorted({object(): 0, object(): 1}.values()))\n")
+            "class Box:\n    def __init__(self, n):\n        self.n = n\n"
+            "print([box.n for box in {Box(n) for n in range(30)}])\n")   # order by address
     first, second = run_python(code), run_python(code)
     assert first.exit_code == 0 and first.stdout == second.stdout
     assert run_python("import time").stopped == "refused import"
@@ -271,6 +274,10 @@ def test_a_stuck_program_is_stopped_by_the_wall_clock_guard():
     code = "import dataclasses\nlock = dataclasses._thread.allocate_lock()\nlock.acquire()\nlock.acquire()"
     result = run_python(code, SandboxCaps(wall_seconds=1))
     assert result.stopped == "wall" and result.exit_code == -9
+    hidden = run_python(OS + "for fd in range(64):\n    try:\n        os.close(fd)\n"
+                             "    except OSError:\n        pass\n" + code,
+                        SandboxCaps(wall_seconds=1))     # its streams closed first
+    assert hidden.stopped == "wall" and hidden.exit_code == -9
 
 
 # caps and the kernel ------------------------------------------------------------------------
