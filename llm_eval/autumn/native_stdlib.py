@@ -325,6 +325,20 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         if xs.__class__ is not AList:
             raise AutumnRuntimeError("any expects a list")
         rt.count_work(len(xs))
+        if e.__class__ is Pos and e.x.__class__ is int and e.y.__class__ is int:
+            # a plain Position sought (the common case): positions of plain numbers are
+            # compared here, anything else by eq, which is what eq would decide for each
+            ex, ey = e.x, e.y
+            for x in xs:
+                if x.__class__ is Pos:
+                    xx, xy = x.x, x.y
+                    if xx.__class__ is int and xy.__class__ is int:
+                        if xx == ex and xy == ey:
+                            return True
+                        continue
+                if eq(x, e):
+                    return True
+            return False
         for x in xs:
             if eq(x, e):
                 return True

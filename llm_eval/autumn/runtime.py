@@ -92,6 +92,10 @@ class Runtime:
         # objects keep their rendered cells (render_obj) unless the program can change an
         # object in place: field assignment or rotate (the interpreter clears this)
         self.render_cache = True
+        # a cell's deferred parts by what they can read (_memo_key): the same parts of every
+        # copy of an object (and of every object made by the same Cell form) are evaluated
+        # once per combination of field values
+        self.render_memo: dict[tuple, tuple] = {}
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:
@@ -407,6 +411,7 @@ class Runtime:
             raise AutumnRuntimeError(f"the origin of a {o.cls.name} is not a Position")
         ox, oy = origin.x, origin.y
         objscope = None
+        memo = self.render_memo
         for c in fields["elems"]:
             if c.__class__ is not CellV:
                 raise AutumnRuntimeError(f"the cells of a {o.cls.name} must be Cell values, "
@@ -426,14 +431,24 @@ class Runtime:
                     raise AutumnRuntimeError(f"a cell of a {o.cls.name} has a non-Number "
                                              "coordinate")
             elif x is None or y is None or col is None:
-                if objscope is None:
-                    objscope = Scope(fields, env, SCOPE_BORROWED)
                 reads = c.reads
+                key = None
                 if reads is not None and reads <= fields.keys() and reads.isdisjoint(c.snap):
                     # parts that only read names the snapshot lacks and the fields have: the
-                    # chain (snapshot, `e`, fields, ...) would find each in the fields
+                    # chain (snapshot, `e`, fields, ...) would find each in the fields, so
+                    # the parts are a function of those fields' values (see _memo_key)
+                    key = _memo_key(c, fields, reads)
+                    if key is not None:
+                        hit = memo.get(key)
+                        if hit is not None:
+                            out.append((ox + hit[0], oy + hit[1], hit[2]))
+                            continue
+                    if objscope is None:
+                        objscope = Scope(fields, env, SCOPE_BORROWED)
                     chain = objscope
                 else:
+                    if objscope is None:
+                        objscope = Scope(fields, env, SCOPE_BORROWED)
                     chain = Scope(c.snap, Scope({"e": c}, objscope))
                 if x is None:
                     x = c.cx(chain)
@@ -446,6 +461,10 @@ class Runtime:
                 if x.__class__ is not int or y.__class__ is not int:
                     raise AutumnRuntimeError(f"a cell of a {o.cls.name} has a non-Number "
                                              "coordinate")
+                if key is not None and col.__class__ is str:
+                    if len(memo) >= _RENDER_MEMO_MAX:
+                        memo.clear()
+                    memo[key] = (x, y, col)
             if col.__class__ is not str:
                 raise AutumnRuntimeError(f"field type mismatch: the colour of a cell of a "
                                          f"{o.cls.name} must be a String, got a {_short(col)}")
@@ -555,7 +574,11 @@ class Runtime:
             return print_eq(a, b)
         if ca is Pos:
             if b.__class__ is Pos:
-                return self.eq(a.x, b.x) and self.eq(a.y, b.y)
+                ax, ay, bx, by = a.x, a.y, b.x, b.y
+                if (ax.__class__ is int and bx.__class__ is int and ay.__class__ is int
+                        and by.__class__ is int):
+                    return ax == bx and ay == by     # what the two recursive calls decide
+                return self.eq(ax, bx) and self.eq(ay, by)
             return False
         if ca is RElem:
             if b.__class__ is RElem:
@@ -578,6 +601,23 @@ class Runtime:
 
 
 _RENDERED_ONCE = object()
+_RENDER_MEMO_MAX = 20_000
+
+
+def _memo_key(cell, fields: dict, reads: frozenset) -> tuple | None:
+    """What a cell's parts depend on when they only read fields (``CellV.reads``): the
+    compiled parts themselves (a rotation installs new ones), the frozen parts, and each read
+    field's value with its class (``True == 1`` in Python, not in Autumn). None when a value
+    is not a Number, Bool or String: a list or an object could hold anything."""
+    key = [cell.cx, cell.cy, cell.cc, cell.fx, cell.fy, cell.fc]
+    for name in reads:
+        v = fields[name]
+        k = v.__class__
+        if k is not int and k is not bool and k is not str:
+            return None
+        key.append(k)
+        key.append(v)
+    return tuple(key)
 
 
 def _chain_lookup(name: str, snap: dict, cell, fields: dict, env: Scope):
