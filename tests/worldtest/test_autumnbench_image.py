@@ -1,6 +1,6 @@
-"""The ``autumnbench`` profile's image mode against AUTUMNBENCH-HARNESS.md [R2, I7, M9, X12,
-P7, A7]: the harness's JPEG of a grid (``render.harness_jpeg``), what each phase sends in image
-mode, and what the LLM agent puts in front of the model. Phases are driven on the drizzle
+"""The ``autumnbench`` profile's image mode against docs/spec/autumnbench-harness.md [R2, I7,
+M9, X12, P7, A7]: the harness's JPEG of a grid (``render.harness_jpeg``), what each phase sends
+in image mode, and what the LLM agent puts in front of the model. Phases are driven on the drizzle
 fixture (a 6x6 world, the standard library's frame rate 8, background black)."""
 
 from __future__ import annotations

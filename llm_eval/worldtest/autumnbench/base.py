@@ -2,8 +2,8 @@
 
 The phases are the same machinery as the worldtest ones (``Phase``: ``reset()``, ``step(text)``
 returning ``(observation, reward, terminated, truncated, info)``, the episode runner, the
-observers that write transcripts), with the harness's rules (docs/spec/autumnbench-harness.md, rule ids
-in brackets):
+observers that write transcripts), with the harness's rules (docs/spec/autumnbench-harness.md,
+rule ids in brackets):
 
 - **Every returned action is a step** [C2]: valid or not, parsable or not, it counts against
   the phase's budget (the interaction budget; the test phases have none of their own, the

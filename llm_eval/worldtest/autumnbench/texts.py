@@ -7,8 +7,9 @@ harness's exact words while the project contains none of them.
 
 ``DIR`` is the checkout's root (then the files are under ``python_examples/autumnbench/``) or
 that folder itself. Nothing is imported or executed: each file is parsed with ``ast`` and the
-strings are taken where the harness defines them (docs/spec/autumnbench-harness.md names the files), as
-string literals, implicit or ``+`` concatenations of them, or f-strings without placeholders:
+strings are taken where the harness defines them (docs/spec/autumnbench-harness.md names the
+files), as string literals, implicit or ``+`` concatenations of them, or f-strings without
+placeholders:
 
 =====================  ==================  =================================================
 key                    file                where
@@ -64,9 +65,9 @@ __all__ = ["HarnessTexts", "HarnessTextsError", "load_harness_texts", "TEXT_KEYS
 
 #: where the harness's files sit inside a checkout of its repository
 SUBFOLDER = Path("python_examples") / "autumnbench"
-#: the per-turn line before the offered actions, quoted in docs/spec/autumnbench-harness.md [A3]
+#: the per-turn line before the offered actions, quoted in the harness's specification [A3]
 AVAILABLE_ACTIONS = "The following actions are available at this step: "
-#: the text before the image in image mode, quoted in docs/spec/autumnbench-harness.md [A7]
+#: the text before the image in image mode, quoted in the harness's specification [A7]
 IMAGE_GRID_LINE = "The current grid is as follows:"
 
 _PROMPTS = "prompts.py"
