@@ -4,8 +4,8 @@ kernel level and then replaces itself (``execve``) with the child bootstrap
 
 This file is not imported by llm_eval: ``sandbox.py`` passes its text to ``python -I -S -c``
 with one argument, the plan (``marshal`` data in hex: our own data, and much cheaper to load
-than ``json``, which matters at one launch per tool call). It uses ``ctypes`` for the system calls Python 3.11 does not
-wrap (``unshare``, ``mount``, ``personality``, Landlock); ``ctypes`` lives only in this short
+than ``json``, which matters at one launch per tool call). It uses ``ctypes`` for the system
+calls Python 3.11 does not wrap (``unshare``, ``mount``, ``personality``, Landlock); ``ctypes`` lives only in this short
 program and is gone after the ``execve``, so the agent's code can never reach it.
 
 In order, each step failing loudly (exit status 97 and a line ``launch: ...`` on the status pipe):

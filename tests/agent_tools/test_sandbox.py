@@ -232,7 +232,8 @@ def test_the_environment_holds_no_secret(monkeypatch):
 # E12 clock and entropy ----------------------------------------------------------------------
 
 def test_clock_and_entropy_are_refused_or_fixed():
-    code = ("import random\nprint(random.random(), random.Random().random(), random.randrange(10**9))\n"
+    code = ("import random\n"
+            "print(random.random(), random.Random().random(), random.randrange(10**9))\n"
             "random.seed()\nprint(random.random(), hash('abc'), id(object()))\n"
             "class Box:\n    def __init__(self, n):\n        self.n = n\n"
             "print([box.n for box in {Box(n) for n in range(30)}])\n")   # order by address
@@ -271,7 +272,8 @@ def test_crafted_code_objects_and_new_audit_hooks_are_refused():
 # E14 a program stuck without using CPU ------------------------------------------------------
 
 def test_a_stuck_program_is_stopped_by_the_wall_clock_guard():
-    code = "import dataclasses\nlock = dataclasses._thread.allocate_lock()\nlock.acquire()\nlock.acquire()"
+    code = ("import dataclasses\nlock = dataclasses._thread.allocate_lock()\n"
+            "lock.acquire()\nlock.acquire()")
     result = run_python(code, SandboxCaps(wall_seconds=1))
     assert result.stopped == "wall" and result.exit_code == -9
     hidden = run_python(OS + "for fd in range(64):\n    try:\n        os.close(fd)\n"
