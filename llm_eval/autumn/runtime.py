@@ -94,8 +94,8 @@ class Runtime:
         self.render_cache = True
         # a cell's deferred parts by what they can read (_memo_key): the same parts of every
         # copy of an object (and of every object made by the same Cell form) are evaluated
-        # once per combination of field values
-        self.render_memo: dict[tuple, tuple] = {}
+        # once per combination of field values; None turns it off (tests compare both)
+        self.render_memo: dict[tuple, tuple] | None = {}
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:
@@ -437,7 +437,8 @@ class Runtime:
                     # parts that only read names the snapshot lacks and the fields have: the
                     # chain (snapshot, `e`, fields, ...) would find each in the fields, so
                     # the parts are a function of those fields' values (see _memo_key)
-                    key = _memo_key(c, fields, reads)
+                    if memo is not None:
+                        key = _memo_key(c, fields, reads)
                     if key is not None:
                         hit = memo.get(key)
                         if hit is not None:

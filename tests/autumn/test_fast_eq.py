@@ -1,0 +1,73 @@
+"""Positions of plain numbers are compared without recursion (``Runtime.eq``, the native
+``in``). Both must decide exactly what the field-by-field definition (AUTUMN.md 5.3) decides,
+on values built to tell them apart: coordinates that are Bools (``1`` equals ``true`` in
+Autumn, by value), strings, nested lists, objects and numbers mixed in one list."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from llm_eval.autumn import Interpreter
+from llm_eval.autumn.values import AList, Pos
+
+PROGRAM = """(program (= GRID_SIZE 4)
+  (object Dot (: n Number) (Cell 0 0 "red"))
+  (= d1 (Dot 1 (Position 1 1))) (= d2 (Dot 2 (Position 1 1))))"""
+
+
+@pytest.fixture(scope="module")
+def rt():
+    it = Interpreter()
+    it.run_script(PROGRAM, seed=3)
+    return it._rt
+
+
+def _coordinate(rng: random.Random):
+    return rng.choice([0, 1, 2, -1, True, False, "1", 2147483647])
+
+
+def _value(rng: random.Random, rt, depth: int = 0):
+    kind = rng.randrange(6 if depth < 2 else 4)
+    if kind <= 1:
+        return Pos(_coordinate(rng), _coordinate(rng))
+    if kind == 2:
+        return _coordinate(rng)
+    if kind == 3:
+        return rt.G.vars[rng.choice(["d1", "d2"])]
+    return AList([_value(rng, rt, depth + 1) for _ in range(rng.randrange(3))])
+
+
+def _eq_by_fields(rt, a, b) -> bool:
+    """The definition the fast path shortens: positions compared field by field with eq."""
+    if a.__class__ is Pos and b.__class__ is Pos:
+        return rt.eq(a.x, b.x) and rt.eq(a.y, b.y)
+    return rt.eq(a, b)
+
+
+def test_positions_compare_as_field_by_field(rt):
+    rng = random.Random(7)
+    seen = set()
+    for _ in range(3000):
+        a, b = _value(rng, rt), _value(rng, rt)
+        got = rt.eq(a, b)
+        assert got == _eq_by_fields(rt, a, b), (a, b)
+        if a.__class__ is Pos and b.__class__ is Pos:
+            seen.add((got, a.x.__class__ is int and b.x.__class__ is int))
+    assert rt.eq(Pos(1, 0), Pos(True, 0)) and not rt.eq(Pos(1, 0), Pos("1", 0))
+    assert seen == {(True, True), (True, False), (False, True), (False, False)}
+
+
+def test_native_in_decides_as_eq_on_each_element(rt):
+    native_in = rt.G.vars["in"]
+    assert native_in.name == "in" and native_in.fn.__name__ == "n_in"   # the native is installed
+    rng = random.Random(11)
+    hits = 0
+    for _ in range(1500):
+        e = Pos(_coordinate(rng), _coordinate(rng)) if rng.random() < 0.8 else _value(rng, rt)
+        xs = AList([_value(rng, rt) for _ in range(rng.randrange(6))])
+        got = native_in.fn(rt.G, [e, xs])
+        assert got == any(_eq_by_fields(rt, x, e) for x in xs), (e, list(xs))
+        hits += got
+    assert 20 < hits < 1400       # both answers were exercised
