@@ -8,7 +8,8 @@ two layers:
 1. the kernel (``sandbox_launch.py``): new user/mount/network/IPC/UTS namespaces, a size-capped
    tmpfs as the only writable place, resource limits (CPU, memory, processes, file size, open
    files), Landlock (files: the Python installation read-only, the working directory; no TCP;
-   signals scoped), address-space randomisation off;
+   signals scoped), seccomp (no new processes or threads, no nested namespaces),
+   address-space randomisation off;
 2. Python (``sandbox_child.py``): an audit hook and an import allow-list that refuse, with a
    clear message, what layer 1 would only make fail, plus deterministic ``random``.
 

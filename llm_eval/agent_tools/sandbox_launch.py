@@ -19,8 +19,9 @@ In order, each step failing loudly (exit status 97 and a line ``launch: ...`` on
    the system libraries, read and write the working directory, nothing else; TCP bind and
    connect denied; signals and abstract unix sockets scoped to the sandbox, where the
    kernel's Landlock ABI has them;
-6. with the default cap of one process, a seccomp filter that makes ``fork``, ``vfork``,
-   ``clone`` and ``clone3`` fail (no child processes, no threads);
+6. a seccomp filter: no ``unshare`` or ``setns`` (no nested namespaces) and, with the
+   default cap of one process, no ``fork``, ``vfork``, ``clone`` or ``clone3`` (no child
+   processes, no threads);
 7. ``execve`` of the interpreter on the bootstrap, with an environment of our own only.
 """
 
@@ -43,8 +44,10 @@ MS_NOSUID, MS_NODEV, MS_NOEXEC, MS_REC, MS_PRIVATE = 2, 4, 8, 16384, 1 << 18
 ADDR_NO_RANDOMIZE = 0x0040000
 PR_SET_NO_NEW_PRIVS, PR_SET_PDEATHSIG, PR_SET_SECCOMP, SECCOMP_MODE_FILTER = 38, 1, 22, 2
 # Seccomp: the audit architecture and the process-creating system calls of each machine.
-SECCOMP_ARCH = {"x86_64": (0xC000003E, (56, 57, 58, 435)),     # clone fork vfork clone3
-                "aarch64": (0xC00000B7, (220, 435))}           # clone clone3
+# Seccomp: each machine's audit architecture, its process-creating system calls and its
+# namespace calls.
+SECCOMP_ARCH = {"x86_64": (0xC000003E, (56, 57, 58, 435), (272, 308)),  # clone fork vfork
+                "aarch64": (0xC00000B7, (220, 435), (97, 268))}         # clone3; unshare setns
 BPF_LD_W_ABS, BPF_JEQ_K, BPF_JGE_K, BPF_RET_K = 0x20, 0x15, 0x35, 0x06
 SECCOMP_RET_ALLOW, SECCOMP_RET_ERRNO, SECCOMP_RET_KILL_PROCESS = 0x7FFF0000, 0x00050000, 0x80000000
 SYS_LANDLOCK_CREATE_RULESET, SYS_LANDLOCK_ADD_RULE, SYS_LANDLOCK_RESTRICT_SELF = 444, 445, 446
@@ -166,22 +169,32 @@ def landlock(read_paths: list, read_files: list, workdir: str) -> int:
     return abi
 
 
-def forbid_new_processes() -> None:
-    """A seccomp filter: every system call that makes a process or a thread fails with
-    EAGAIN. Root (outside uid 0) is exempt from RLIMIT_NPROC, so the limit alone would not
-    hold when llm_eval runs as root; this does, for any uid. Another architecture's calls
-    (x32 on x86_64 included) kill the process."""
+def seccomp_filter(forbid_processes: bool) -> None:
+    """A seccomp filter. ``unshare`` and ``setns`` fail with EPERM: no nested namespaces,
+    whose kernel code is a common way in for exploits. With ``forbid_processes``, every call
+    that makes a process or a thread fails with EAGAIN (root, outside uid 0, is exempt from
+    RLIMIT_NPROC, so the limit alone would not hold when llm_eval runs as root; this holds for
+    any uid). Another architecture's calls (x32 on x86_64 included) kill the process."""
     machine = os.uname().machine
     if machine not in SECCOMP_ARCH:
-        raise LaunchError(f"seccomp: no process filter written for the {machine} architecture")
-    arch, calls = SECCOMP_ARCH[machine]
-    deny = SECCOMP_RET_ERRNO | errno.EAGAIN
+        raise LaunchError(f"seccomp: no filter written for the {machine} architecture")
+    arch, process_calls, namespace_calls = SECCOMP_ARCH[machine]
+    denied = [(call, errno.EPERM) for call in namespace_calls]
+    if forbid_processes:
+        denied += [(call, errno.EAGAIN) for call in process_calls]
+    # the program's tail: allow, then one return per errno; each test jumps to its return
+    returns = sorted({err for _, err in denied})
     program = [(BPF_LD_W_ABS, 0, 0, 4), (BPF_JEQ_K, 1, 0, arch),
-               (BPF_RET_K, 0, 0, SECCOMP_RET_KILL_PROCESS), (BPF_LD_W_ABS, 0, 0, 0),
-               (BPF_JGE_K, len(calls) + 1, 0, 0x40000000)]
-    for index, call in enumerate(calls):
-        program.append((BPF_JEQ_K, len(calls) - index, 0, call))
-    program += [(BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW), (BPF_RET_K, 0, 0, deny)]
+               (BPF_RET_K, 0, 0, SECCOMP_RET_KILL_PROCESS), (BPF_LD_W_ABS, 0, 0, 0)]
+    tests = [(BPF_JGE_K, 0x40000000, errno.EPERM)] + [(BPF_JEQ_K, call, err)
+                                                       for call, err in denied]
+    if errno.EPERM not in returns:
+        returns.insert(0, errno.EPERM)
+    for index, (op, value, err) in enumerate(tests):
+        after = len(tests) - index - 1          # tests left after this one
+        program.append((op, after + 1 + returns.index(err), 0, value))
+    program.append((BPF_RET_K, 0, 0, SECCOMP_RET_ALLOW))
+    program += [(BPF_RET_K, 0, 0, SECCOMP_RET_ERRNO | err) for err in returns]
     code = b"".join(struct.pack("=HBBI", *op) for op in program)
     buffer = ctypes.create_string_buffer(code, len(code))
     fprog = _SockFprog(len(program), ctypes.addressof(buffer))
@@ -196,8 +209,7 @@ def main(plan: dict) -> None:
     _check(_libc.personality(ADDR_NO_RANDOMIZE), "personality(ADDR_NO_RANDOMIZE)")
     set_limits(plan)
     abi = landlock(plan["read_paths"], plan["read_files"], plan["workdir"])
-    if plan["processes"] == 1:
-        forbid_new_processes()
+    seccomp_filter(forbid_processes=plan["processes"] == 1)
     child_plan = {key: plan[key] for key in ("workdir", "read_paths", "closure", "allowed",
                                              "python_guard", "status_fd")}
     child_plan["landlock_abi"] = abi

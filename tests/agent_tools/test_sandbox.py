@@ -171,8 +171,9 @@ def test_huge_output_is_capped_and_marked():
 # E7, E8 CPU and memory --------------------------------------------------------------------
 
 def test_an_infinite_loop_is_stopped_by_the_cpu_cap():
+    # a generous wall-clock guard: on a loaded machine one CPU second takes many seconds
     result = run_python("print('started', flush=True)\nwhile True:\n    pass",
-                        SandboxCaps(cpu_seconds=1))
+                        SandboxCaps(cpu_seconds=1, wall_seconds=600))
     assert result.stopped == "cpu" and result.stdout == "started\n"
     assert 0.8 <= result.cpu_seconds < 2.5   # rusage and the limit's ticks differ a little
 
@@ -280,6 +281,41 @@ def test_a_stuck_program_is_stopped_by_the_wall_clock_guard():
                              "    except OSError:\n        pass\n" + code,
                         SandboxCaps(wall_seconds=1))     # its streams closed first
     assert hidden.stopped == "wall" and hidden.exit_code == -9
+
+
+# E15 native calls: what layer 1 holds when layer 2 is gone entirely -----------------------
+
+def test_native_calls_are_contained_by_the_kernel(listener, tmp_path):
+    """With the guard off, ``ctypes`` is importable: the code calls libc directly, as code
+    that broke the audit hook could."""
+    sleeper = subprocess.Popen(["sleep", "30"])
+    port, target = listener.getsockname()[1], tmp_path / "native.txt"
+    code = f"""
+import ctypes, socket, struct
+libc = ctypes.CDLL(None, use_errno=True)
+def call(name, *args):
+    result = getattr(libc, name)(*args)
+    print(name, result, ctypes.get_errno() if result < 0 else 0)
+call("system", b"echo escaped > {target}")
+call("ptrace", 16, {sleeper.pid}, 0, 0)
+call("open", b"/proc/self/mem", 2)
+call("unshare", 0x40000000)
+call("setns", 0, 0)
+fd = libc.socket(2, 1, 0)
+address = struct.pack("=HH4s8x", 2, socket.htons({port}), bytes([127, 0, 0, 1]))
+call("connect", fd, address, len(address))
+"""
+    try:
+        result = guard_off(code)
+        lines = dict(line.split(" ", 1) for line in result.stdout.splitlines())
+        assert lines["system"] != "0 0" and lines["ptrace"] == "-1 1"      # EPERM
+        assert lines["open"] == "-1 13" and lines["unshare"] == "-1 1"     # EACCES, EPERM
+        assert lines["setns"] == "-1 1" and lines["connect"].startswith("-1 ")
+        assert not target.exists() and sleeper.poll() is None and _nothing_arrived(listener)
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+    assert run_python("open('/proc/self/mem', 'r+b')").stopped == "refused file"
 
 
 # caps and the kernel ------------------------------------------------------------------------
