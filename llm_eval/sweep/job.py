@@ -249,7 +249,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 build_agent(job, spec, task, adapter=adapter, tools=tools)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call
-            harness = _harness(job, agent)
+            harness = job_harness(job, agent)
             if hasattr(agent, "on_tool_call"):
                 agent.on_tool_call = recorder.on_tool_call
             result = run_episode(
@@ -291,7 +291,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                         ended=result.ended or None)
 
 
-def _harness(job: Job, agent):
+def job_harness(job: Job, agent):
     """The published harness's settings of an autumnbench job (None otherwise); with its own
     texts, a model's system prompt and per-turn instructions become the harness's."""
     from ..worldtest.autumnbench.settings import settings_of

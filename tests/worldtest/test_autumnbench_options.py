@@ -155,3 +155,19 @@ def test_the_episode_command_takes_the_options_under_autumnbench_only(task_dir, 
     assert main(["episode", task, "--protocol", "autumnbench", "--seed", "1", "--agent",
                  "random", "--harness-texts", str(tmp_path)]) != EXIT_OK
     assert "holds neither" in capsys.readouterr().err
+
+
+def test_the_run_command_takes_the_options_as_spec_keys(task_dir, tmp_path):
+    from llm_eval.cli import EXIT_OK, main
+
+    out = tmp_path / "run"
+    assert main(["run", "--model", "oracle", "--tasks", str(task_dir), "--families",
+                 "planning", "--protocol", "autumnbench", "--no-stack-frames",
+                 "--skip-frames", "--harness-texts", str(CHECKOUT), "-o", str(out)]) == EXIT_OK
+    (path,) = (out / "transcripts").glob("*.jsonl*")
+    transcript = read_transcript(path)
+    settings = transcript.header.settings
+    assert settings["stack_frames"] is False and settings["skip_frames"] is True
+    assert settings["harness_texts"]["texts"]["planning_intro"]["file"] == "concrete_envs.py"
+    first = transcript.of_type("observation")[0]
+    assert first.observation["text"].startswith("PLACEHOLDER interaction intro.")
