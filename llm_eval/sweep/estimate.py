@@ -65,7 +65,7 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
     from adapters.standin import StandInAdapter
 
     from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
-    from .job import adapter_options, build_agent, job_task, usage_of
+    from .job import adapter_options, build_agent, job_harness, job_task, usage_of
 
     task = job_task(job)
     window = job.settings.get("context_window") or spec.context_window or \
@@ -79,7 +79,8 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
             max_consecutive_invalid=job.settings.get("max_consecutive_invalid",
                                                      DEFAULT_MAX_CONSECUTIVE_INVALID),
             protocol=job.settings.get("protocol", "worldtest"),
-            ticks_per_action=job.settings.get("ticks_per_action"))
+            ticks_per_action=job.settings.get("ticks_per_action"),
+            harness=job_harness(job, agent))   # image mode's images count too
     finally:
         agent.close()
     usage, usd = usage_of(agent.calls, job.model, spec.price_book())
