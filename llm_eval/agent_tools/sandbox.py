@@ -7,7 +7,7 @@ two layers:
 
 1. the kernel (``sandbox_launch.py``): new user/mount/network/IPC/UTS namespaces, a size-capped
    tmpfs as the only writable place, resource limits (CPU, memory, processes, file size, open
-   files), Landlock (files: the Python installation read-only, the working directory; no TCP;
+   files), Landlock (files: the standard library read-only, the working directory; no TCP;
    signals scoped), seccomp (no new processes or threads, no nested namespaces),
    address-space randomisation off;
 2. Python (``sandbox_child.py``): an audit hook and an import allow-list that refuse, with a
@@ -28,8 +28,10 @@ import os
 import selectors
 import shutil
 import signal
+import struct
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -120,13 +122,37 @@ def _sources() -> tuple[str, str]:
 
 @functools.cache
 def _read_paths() -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """What the child may read: the Python installation, the system libraries, the dynamic
-    linker's cache."""
-    dirs = {os.path.realpath(sys.base_prefix), os.path.dirname(os.path.dirname(_python()))}
-    dirs.update(os.path.realpath(p) for p in ("/usr/lib", "/usr/lib64", "/lib", "/lib64")
-                if os.path.isdir(p))
+    """What the child may read: the standard library and the interpreter's own libraries,
+    the system libraries, the dynamic linker's cache. Only the interpreter may be executed
+    (``_python()``); nothing in these directories."""
+    # the standard library is where ``os`` is (a virtualenv's paths would add its packages)
+    dirs = {os.path.dirname(os.__file__), sysconfig.get_config_var("LIBDIR"),
+            sysconfig.get_config_var("DESTSHARED"), "/usr/lib", "/usr/lib64", "/lib", "/lib64"}
+    found = {os.path.realpath(d) for d in dirs if d and os.path.isdir(d)}
     files = tuple(p for p in ("/etc/ld.so.cache",) if os.path.isfile(p))
-    return tuple(sorted(dirs)), files
+    return tuple(sorted(found)), files
+
+
+@functools.cache
+def _executables() -> tuple[str, ...]:
+    """The only files the child may execute: the interpreter and its ELF program
+    interpreter (the dynamic loader, which the kernel opens for execution too)."""
+    python = _python()
+    with open(python, "rb") as binary:
+        head = binary.read(64)
+        if head[:4] != b"\x7fELF" or head[4] != 2:      # a 64-bit ELF file
+            return (python,)
+        order = "<" if head[5] == 1 else ">"
+        phoff, = struct.unpack_from(order + "Q", head, 32)
+        phentsize, phnum = struct.unpack_from(order + "HH", head, 54)
+        for index in range(phnum):
+            binary.seek(phoff + index * phentsize)
+            kind, _, offset, _, _, size = struct.unpack(order + "IIQQQQ", binary.read(40))
+            if kind == 3:                                  # PT_INTERP
+                binary.seek(offset)
+                loader = binary.read(size).rstrip(b"\0").decode()
+                return (python, os.path.realpath(loader))
+    return (python,)
 
 
 @functools.cache
@@ -154,6 +180,7 @@ def _plan(workdir: str, caps: SandboxCaps, python_guard: bool) -> dict:
         "processes": caps.processes, "file_bytes": caps.file_bytes,
         "disk_bytes": caps.disk_bytes, "open_files": caps.open_files,
         "read_paths": list(read_paths), "read_files": list(read_files),
+        "executables": list(_executables()),
         "closure": sorted(import_closure()), "allowed": list(ALLOWED_MODULES),
         "python_guard": python_guard, "child_source": _sources()[1],
         "env": {"PYTHONHASHSEED": "0", "PYTHONIOENCODING": "utf-8", "PYTHONUTF8": "1",

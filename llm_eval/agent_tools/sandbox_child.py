@@ -9,7 +9,7 @@ Before the agent's code runs it adds a Python-level guard (docs/sandbox.md, laye
 
 - an audit hook (``sys.addaudithook``; it cannot be removed) that refuses imports of modules
   outside the allow-list's closure, every socket, process creation and signal, file access
-  outside the working directory (reading the Python installation is allowed), ``ctypes``,
+  outside the working directory (reading the standard library is allowed), ``ctypes``,
   crafted code objects, new audit hooks, tracing and the ``gc`` walkers;
 - an ``__import__`` that refuses, with a clear message, any module whose top-level name is
   not on the allow-list (modules the interpreter loaded at start-up, like ``time``, ``os`` or

@@ -5,19 +5,21 @@ kernel level and then replaces itself (``execve``) with the child bootstrap
 This file is not imported by llm_eval: ``sandbox.py`` passes its text to ``python -I -S -c``
 with one argument, the plan (``marshal`` data in hex: our own data, and much cheaper to load
 than ``json``, which matters at one launch per tool call). It uses ``ctypes`` for the system
-calls Python 3.11 does not wrap (``unshare``, ``mount``, ``personality``, Landlock); ``ctypes`` lives only in this short
-program and is gone after the ``execve``, so the agent's code can never reach it.
+calls Python 3.11 does not wrap (``unshare``, ``mount``, ``personality``, Landlock, seccomp);
+``ctypes`` lives only in this short program and is gone after the ``execve``, so the agent's
+code can never reach it.
 
-In order, each step failing loudly (exit status 97 and a line ``launch: ...`` on the status pipe):
+In order, each step failing loudly (exit status 97 and a line ``launch: ...`` on the status
+pipe):
 
 1. new user, mount, network, IPC and UTS namespaces: no network interface but a down
    loopback, no shared memory with the host; the sandbox's uid maps to one outside uid;
 2. a ``tmpfs`` of ``disk_bytes`` mounted on the working directory (cwd, HOME, TMPDIR);
 3. address-space randomisation off (``personality``), so ``id()`` and object order repeat;
 4. resource limits: CPU, address space, processes, file size, open files, no core files;
-5. ``no_new_privs`` and a Landlock ruleset: read (and execute) the Python installation and
-   the system libraries, read and write the working directory, nothing else; TCP bind and
-   connect denied; signals and abstract unix sockets scoped to the sandbox, where the
+5. ``no_new_privs`` and a Landlock ruleset: read the standard library and the system
+   libraries, execute the interpreter, read and write the working directory, nothing else;
+   TCP bind and connect denied; signals and abstract unix sockets scoped to the sandbox, where the
    kernel's Landlock ABI has them;
 6. a seccomp filter: no ``unshare`` or ``setns`` (no nested namespaces) and, with the
    default cap of one process, no ``fork``, ``vfork``, ``clone`` or ``clone3`` (no child
@@ -132,9 +134,10 @@ def set_limits(plan: dict) -> None:
         resource.setrlimit(which, (soft, hard))
 
 
-def landlock(read_paths: list, read_files: list, workdir: str) -> int:
-    """Restrict the filesystem to reading ``read_paths``/``read_files`` and using
-    ``workdir``, deny TCP, scope signals and abstract sockets; returns the Landlock ABI."""
+def landlock(read_paths: list, read_files: list, executables: list, workdir: str) -> int:
+    """Restrict the filesystem to reading ``read_paths``/``read_files``, executing
+    ``executables`` (the interpreter and its loader) and using ``workdir``; deny TCP; scope
+    signals and abstract sockets; returns the Landlock ABI."""
     abi = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, None, 0,
                                LANDLOCK_CREATE_RULESET_VERSION), "landlock (not available)")
     fs = FS_ABI1 | (FS_REFER if abi >= 2 else 0) | (FS_TRUNCATE if abi >= 3 else 0)
@@ -149,9 +152,9 @@ def landlock(read_paths: list, read_files: list, workdir: str) -> int:
         size = 24
     ruleset = _check(_libc.syscall(SYS_LANDLOCK_CREATE_RULESET, ctypes.byref(attr), size, 0),
                      "landlock_create_ruleset")
-    read_dir = FS_EXECUTE | FS_READ_FILE | FS_READ_DIR
-    rules = [(path, read_dir) for path in read_paths]
-    rules += [(path, FS_READ_FILE & fs) for path in read_files]
+    rules = [(path, FS_READ_FILE | FS_READ_DIR) for path in read_paths]
+    rules += [(path, FS_READ_FILE) for path in read_files]
+    rules += [(path, FS_READ_FILE | FS_EXECUTE) for path in executables]
     rules.append((workdir, fs & ~FS_EXECUTE))
     for path, access in rules:
         fd = os.open(path, os.O_PATH | os.O_CLOEXEC)
@@ -208,7 +211,7 @@ def main(plan: dict) -> None:
     mount_workdir(plan["workdir"], plan["disk_bytes"])
     _check(_libc.personality(ADDR_NO_RANDOMIZE), "personality(ADDR_NO_RANDOMIZE)")
     set_limits(plan)
-    abi = landlock(plan["read_paths"], plan["read_files"], plan["workdir"])
+    abi = landlock(plan["read_paths"], plan["read_files"], plan["executables"], plan["workdir"])
     seccomp_filter(forbid_processes=plan["processes"] == 1)
     child_plan = {key: plan[key] for key in ("workdir", "read_paths", "closure", "allowed",
                                              "python_guard", "status_fd")}
