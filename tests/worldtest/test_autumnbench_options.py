@@ -151,7 +151,7 @@ def test_the_episode_command_takes_the_options_under_autumnbench_only(task_dir, 
                  "--json", "--steps"]) == EXIT_OK
     steps = json.loads(capsys.readouterr().out)["steps"]
     assert steps[0]["observation"]["text"].startswith("PLACEHOLDER interaction intro.")
-    assert steps[1]["observation"]["text"].startswith("8 frames were skipped")
+    assert steps[1]["observation"]["text"].startswith("PLACEHOLDER {skipped} 8 frames; grid: ")
     assert main(["episode", task, "--protocol", "autumnbench", "--seed", "1", "--agent",
                  "random", "--harness-texts", str(tmp_path)]) != EXIT_OK
     assert "holds neither" in capsys.readouterr().err
