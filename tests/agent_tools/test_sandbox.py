@@ -36,11 +36,18 @@ print(list(itertools.permutations([1, 2, 3], 2))[:3])
 print(json.dumps({"pi": round(math.pi, 4)}, sort_keys=True))
 print(re.findall(r"\\d+", "a1b22c333"), statistics.mean([1, 2, 3, 4]), Fraction(1, 3) * 3)
 print(sum(i * i for i in range(1000)))
+import dataclasses, enum, typing, decimal
+@dataclasses.dataclass(frozen=True)
+class Cell:
+    x: int
+    tags: typing.List[str] = dataclasses.field(default_factory=list)
+Colour = enum.Enum("Colour", "RED GREEN")
+print(Cell(1), Colour.GREEN, decimal.Decimal("1.1") + 1, "\N{GREEK SMALL LETTER ALPHA}")
 """
     result = run_python(code)
     assert result.stdout.splitlines() == [
         "[('a', 5), ('b', 2)]", "[(1, 2), (1, 3), (2, 1)]", '{"pi": 3.1416}',
-        "['1', '22', '333'] 2.5 1", "332833500"]
+        "['1', '22', '333'] 2.5 1", "332833500", "Cell(x=1, tags=[]) Colour.GREEN 2.1 \u03b1"]
     assert (result.exit_code, result.stopped, result.stderr, result.refusals) == (0, None, "", ())
 
 
