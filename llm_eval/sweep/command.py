@@ -81,9 +81,12 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
         data["protocol"] = args.protocol
     if args.ticks_per_action is not None:
         data["ticks_per_action"] = args.ticks_per_action
-    for name in ("stack_frames", "skip_frames", "harness_texts"):
-        if getattr(args, name) is not None:
-            data[name] = getattr(args, name)
+    if args.no_stack_frames:
+        data["stack_frames"] = False
+    if args.skip_frames:
+        data["skip_frames"] = True
+    if args.harness_texts is not None:
+        data["harness_texts"] = args.harness_texts
     for name in ("families", "seeds", "prompts", "renderings", "agent_tools"):
         if getattr(args, name):
             data[name] = getattr(args, name)
@@ -127,7 +130,7 @@ def _spec_from_flags(args: argparse.Namespace) -> Sweep:
 
 # the spec's flags (``dest`` names); ``--resume`` takes only ``spend_cap`` of them
 SPEC_FLAGS = ("model", "worlds", "tasks", "suite", "protocol", "ticks_per_action",
-              "stack_frames", "skip_frames", "harness_texts", "families", "seeds",
+              "no_stack_frames", "skip_frames", "harness_texts", "families", "seeds",
               "repeats", "prompts", "renderings", "agent_tools", "tool_calls_per_episode",
               "tool_calls_per_turn",
               "interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
@@ -303,9 +306,9 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
     flags.add_argument("--harness-texts", metavar="DIR",
                        help="autumnbench: the published harness's own instruction texts, read "
                             "from its checkout DIR (recorded with their sha256)")
-    flags.add_argument("--no-stack-frames", dest="stack_frames", action="store_const",
-                       const=False, help="autumnbench: the harness's stack_frames false")
-    flags.add_argument("--skip-frames", action="store_const", const=True,
+    flags.add_argument("--no-stack-frames", action="store_true",
+                       help="autumnbench: the harness's stack_frames false")
+    flags.add_argument("--skip-frames", action="store_true",
                        help="autumnbench: the harness's skip_frames true")
     flags.add_argument("--families", nargs="+", metavar="F", help="mfp cd planning")
     flags.add_argument("--seeds", nargs="+", type=int, metavar="S",
