@@ -14,7 +14,9 @@ The harness draws each grid with matplotlib (``env_utils.py:render_grid_matplotl
   ``background_color`` argument); ``mask`` is slategrey, and with ``crosses`` (the string-grid
   variant, used for MFP frames and the planning goal) it carries a black X two points wide
   whose arms reach 0.3 of a cell from the centre;
-- JPEG at Pillow's default quality (75), which matplotlib's ``savefig(format='jpeg')`` keeps.
+- JPEG at Pillow's default quality (75), which matplotlib's ``savefig(format='jpeg')`` keeps
+  since its own ``savefig.jpeg_quality`` setting (95) was deprecated in 3.3 and removed, with
+  the figure's 100 dpi in the JFIF header.
 
 What differs: matplotlib's Agg antialiasing is not Pillow's, so pixels near edges are close to,
 not equal to, the harness's (edges here are drawn at 4x and scaled down). The colours, the
