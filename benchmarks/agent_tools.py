@@ -5,7 +5,8 @@ real interaction history (hunters, a fixed list of seeded random actions): ``not
 ``notes_read``, ``autumn_check`` with the world's own program on histories of 10, 50 and 200
 actions (it replays the whole history each call, so it grows with it) and with a program that
 does not parse, and ``python_run`` through the sandbox (a new process each call; distinct code
-each call). Figures are wall-clock per call: mean and 95th percentile over ``--repeat`` calls.
+each call). Figures per call: wall clock (mean, 95th percentile over
+``--repeat`` calls) and this process's CPU time (the sandbox's child is not in it).
 
 ``--sweep DIR`` also runs a sweep over ``agent_tools`` none, notes and notes+autumn+python
 against a scripted model on the loopback fake provider of tests/adapters (it takes an action
@@ -52,14 +53,17 @@ def _history(actions: int):
     return task, history
 
 
-def _time(call, repeat: int) -> tuple[float, float]:
-    seconds = []
+def _time(call, repeat: int) -> tuple[float, float, float]:
+    """(mean wall, p95 wall, mean CPU of this process) of ``repeat`` calls."""
+    seconds, cpu = [], []
     for i in range(repeat):
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         call(i)
         seconds.append(time.perf_counter() - start)
+        cpu.append(time.process_time() - start_cpu)
     seconds.sort()
-    return statistics.mean(seconds), seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))]
+    return (statistics.mean(seconds), seconds[min(len(seconds) - 1, int(0.95 * len(seconds)))],
+            statistics.mean(cpu))
 
 
 def overhead(repeat: int) -> dict:
@@ -67,11 +71,14 @@ def overhead(repeat: int) -> dict:
     from llm_eval.worldtest.programs import original_world
 
     results = {}
-    print(f"per call, wall clock, {repeat} calls each: mean / p95")
+    print(f"per call, {repeat} calls each: wall clock mean / p95; CPU of this process, mean "
+          f"(a shared machine's load shows in the wall figures)")
 
-    def show(name: str, mean: float, p95: float) -> None:
-        results[name] = {"mean_ms": round(mean * 1000, 2), "p95_ms": round(p95 * 1000, 2)}
-        print(f"  {name:<36} {mean * 1000:9.2f} ms / {p95 * 1000:9.2f} ms")
+    def show(name: str, mean: float, p95: float, cpu: float) -> None:
+        results[name] = {"mean_ms": round(mean * 1000, 2), "p95_ms": round(p95 * 1000, 2),
+                         "cpu_ms": round(cpu * 1000, 2)}
+        print(f"  {name:<44} {mean * 1000:8.2f} / {p95 * 1000:8.2f} ms wall; "
+              f"{cpu * 1000:8.2f} ms CPU")
 
     task, _ = _history(1)
     program = original_world(task).program
@@ -167,8 +174,8 @@ def sweep(run_dir: Path) -> dict:
     start = time.perf_counter()
     with FakeProvider(responder=_responder(program, wrong), keep_bodies=False) as fake:
         spec = Sweep.from_data({
-            "name": "agent-tools", "models": [model], "worlds": [WORLD], "families": ["mfp", "planning"],
-            "seeds": [1, 2], "budgets": {"interaction_steps": [15]},
+            "name": "agent-tools", "models": [model], "worlds": [WORLD], "families": ["mfp"],
+            "seeds": [1, 2, 3], "budgets": {"interaction_steps": [15]},
             "agent_tools": ["none", "notes", FULL if not sandbox_problem() else "notes+autumn"],
             "calls": {"max_attempts": 1, "timeout": 60},
             "prices": {"models": {model: {"input": 2.0, "output": 8.0}}},
