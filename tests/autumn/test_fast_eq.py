@@ -1,5 +1,5 @@
 """Positions of plain numbers are compared without recursion (``Runtime.eq``, the native
-``in``). Both must decide exactly what the field-by-field definition (AUTUMN.md 5.3) decides,
+``in``). Both must decide exactly what the field-by-field definition (docs/spec/autumn.md 5.3) decides,
 on values built to tell them apart: coordinates that are Bools (``1`` equals ``true`` in
 Autumn, by value), strings, nested lists, objects and numbers mixed in one list."""
 
