@@ -278,7 +278,13 @@ def __getattr__(name: str):
 SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
     "v1": {},
     "v2": {
-        "beehive": {"mfp": {"mfp_seed": 15}},
+        # beehive-cd: flowers off the doorway's row and column (a laden bee flying home from
+        # them takes another path for several frames, where v1's, next to the doorway, met
+        # the original's path a frame later), seed 2, the change from the seventh sip
+        "beehive": {"mfp": {"mfp_seed": 15},
+                    "cd": {"seed": 2, "cd_trigger": "> sipped 6",
+                           "cd_witness": ("click 4 1", "click 4 3", "click 6 4", "click 7 5",
+                                          *_rep("noop", 30))}},
         "crystals": {"mfp": {"mfp_seed": 9}},
         # two noops first: the first difference comes on a tick whose next frame the
         # original program (growing every 3 ticks) does not catch up with
@@ -287,6 +293,16 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "hunters": {"mfp": {"mfp_seed": 10}},
         "kitchen": {"mfp": {"mfp_seed": 8}},
         "rain": {"mfp": {"mfp_seed": 8}},
+        # the pebble that lies there from the start, and the slinger on its cell (the second
+        # pebble of v1's goal turns up at random: a planner without the dice reached v1's goal
+        # in 1 of its first 2 redraws)
+        "slingshot": {"planning": {"plan_witness": _rep("left", 4) + ("up",),
+                                   "plan_mask": ((0, 0), (3, 12))}},
+        # eat the first food (placed at loading) and take the head to (6,13) (v1's three foods
+        # appear at random: its first redraw missed them)
+        "snake": {"planning": {"plan_witness": (*_rep("noop", 3), "down", *_rep("noop", 6),
+                                                "left", "up", "noop"),
+                               "plan_mask": ((0, 0), (6, 13))}},
         "sparks": {"mfp": {"mfp_seed": 24}},
         "wander": {"mfp": {"mfp_seed": 8}},
     },
