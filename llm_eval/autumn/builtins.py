@@ -261,12 +261,11 @@ def install_builtins(rt: "Runtime") -> None:
     def b_add_obj(env, args):
         _need("addObj", args, 2, "list value")
         xs, v = _list("addObj", args[0]), args[1]
-        copied = [_copy_value(x) for x in xs]
-        tag = infer_tag(copied)
+        copied = [x.copy() if x.__class__ is Obj else _copy_value(x) for x in xs]
         if v.__class__ is AList:
+            # the copies' own tag counts only when nothing is added (it is never needed else)
+            tag = list_tag(type_str(v[-1])) if v else infer_tag(copied)
             copied.extend(v)
-            if v:
-                tag = list_tag(type_str(v[-1]))
         elif v.__class__ in (Obj, Pos, RElem, CellV):
             copied.append(v)
             tag = list_tag(type_str(v))

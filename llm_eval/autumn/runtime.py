@@ -503,7 +503,6 @@ class Runtime:
         out = []
         G = self.G
         d = G.vars
-        occupied = set()
         all_cells = []
         for name in self.render_order():
             v = d.get(name, _MISSING)
@@ -515,9 +514,7 @@ class Runtime:
             if cells:
                 out.append((name, cells))
                 all_cells.extend(cells)
-        for x, y, _ in all_cells:
-            occupied.add((x, y))
-        self.occupied = occupied
+        self.occupied = {(x, y) for x, y, _ in all_cells}
         cache = AList([RElem(Pos(x, y), col) for x, y, col in all_cells])
         cache.tag = list_tag(RELEM_T) if cache else UNKNOWN_LIST
         if "cacheRendered" in d:

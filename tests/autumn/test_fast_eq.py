@@ -10,7 +10,7 @@ import random
 import pytest
 
 from llm_eval.autumn import Interpreter
-from llm_eval.autumn.values import AList, Pos
+from llm_eval.autumn.values import AList, Obj, Pos
 
 PROGRAM = """(program (= GRID_SIZE 4)
   (object Dot (: n Number) (Cell 0 0 "red"))
@@ -71,3 +71,35 @@ def test_native_in_decides_as_eq_on_each_element(rt):
         assert got == any(_eq_by_fields(rt, x, e) for x in xs), (e, list(xs))
         hits += got
     assert 20 < hits < 1400       # both answers were exercised
+
+
+def _tag_by_definition(xs, v) -> str:
+    """addObj's tag as 12.1 and 5.4 give it: the copies' own tag, unless v sets one."""
+    from llm_eval.autumn.values import infer_tag, list_tag, type_str
+    tag = infer_tag(list(xs))
+    if v.__class__ is AList:
+        if v:
+            tag = list_tag(type_str(v[-1]))
+    else:
+        tag = list_tag(type_str(v))
+    return tag
+
+
+def test_add_obj_tags_and_copies_as_defined(rt):
+    """addObj works its tag out only when it is used; the answer must not change, on lists
+    whose own tag differs from what v sets (mixed, empty, objects of two classes)."""
+    add_obj = rt.G.vars["addObj"].fn
+    rng = random.Random(5)
+    tags = set()
+    for _ in range(600):
+        xs = AList([_value(rng, rt) for _ in range(rng.randrange(4))])
+        v = rng.choice([AList(), AList([Pos(1, 1)]), AList([rt.G.vars["d1"], 3]),
+                        rt.G.vars["d2"], Pos(0, 2)])
+        got = add_obj(rt.G, [xs, v])
+        assert got.tag == _tag_by_definition(xs, v), (list(xs), v)
+        assert len(got) == len(xs) + (len(v) if v.__class__ is AList else 1)
+        for old, new in zip(xs, got):      # copies: equal values, new objects
+            assert rt.eq(old, new)
+            assert (new is not old) == (old.__class__ in (Obj, Pos, AList))
+        tags.add(got.tag)
+    assert len(tags) >= 4
