@@ -19,6 +19,17 @@ of the file):
 - ``invalid_rate``: invalid actions over every action the agent sent, in both phases (the
   test phase's invalid answers show the same trouble with the action format).
 
+Tool use (agent tools, ``llm_eval.agent_tools``; zero and None for an agent without them):
+
+- ``tool_calls``: the agent-tool calls of the episode, refused ones included, and
+  ``tool_calls_by_tool`` by operation; ``tool_refused``: those refused by a cap;
+- ``hypotheses``: the ``autumn_check`` calls that ran, ``hypotheses_matched``: those whose
+  program matched everything seen so far, ``hypothesis_match_rate``: their share (None
+  without a hypothesis);
+- ``tool_model_calls``: the model calls whose reply only called tools (no action), and
+  ``tool_cost_usd``: what those calls cost (None when unpriced): the price of thinking with
+  tools, beside the episode's total.
+
 ``behaviour_table(episodes)`` measures every done episode whose transcript exists;
 ``summarise(behaviours)`` gives each model's mean of every measure (over the episodes where
 the measure is defined) and its episode count.
@@ -39,12 +50,14 @@ from ..transcripts import TranscriptStream, job_of
 from .data import Episode
 
 __all__ = ["Behaviour", "behaviour_of", "behaviour_table", "summarise", "lcs_length",
-           "lcs_ratio", "KINDS", "SUMMARY_MEASURES"]
+           "lcs_ratio", "KINDS", "SUMMARY_MEASURES", "TOOL_MEASURES"]
 
 INTERACTION = "interaction"
 KINDS = ("click", "arrow", "noop", "reset", "go-to-test", "invalid")
 SUMMARY_MEASURES = ("actions", "resets", "reset_share", "lcs_mean", "coverage",
                     "invalid_rate")
+TOOL_MEASURES = ("tool_calls", "tool_refused", "hypotheses", "hypotheses_matched",
+                 "hypothesis_match_rate", "tool_model_calls", "tool_cost_usd")
 
 
 @dataclass(frozen=True)
@@ -65,6 +78,15 @@ class Behaviour:
     runs: list[list[str]] = field(default_factory=list)
     call_input_tokens: list[int] = field(default_factory=list)   # per model call, in order
     prices: str | None = None   # what priced its calls (``pricing.source_of_record``)
+    agent_tools: str = "none"
+    tool_calls: int = 0
+    tool_calls_by_tool: dict[str, int] = field(default_factory=dict)
+    tool_refused: int = 0
+    hypotheses: int = 0
+    hypotheses_matched: int = 0
+    hypothesis_match_rate: float | None = None
+    tool_model_calls: int = 0
+    tool_cost_usd: float | None = None
 
 
 def lcs_length(a: Sequence[Any], b: Sequence[Any]) -> int:
@@ -114,6 +136,9 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
     input_tokens: list[int] = []
     coverage: float | None = None
     first_cost: dict | None = None
+    tools: dict[str, int] = {}
+    refused = hypotheses = matched = tool_turns = 0
+    tool_costs: list[float | None] = []
     for n, event in enumerate(TranscriptStream(transcript_path, expand=False)):
         if n == 0 and event.type == "header":
             header = event
@@ -121,6 +146,16 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
             input_tokens.append(int(event.usage.get("input_tokens") or 0))
             if not first_cost and event.cost:
                 first_cost = event.cost
+            if event.action is None and event.invalid_reply is None:   # only called tools
+                tool_turns += 1
+                tool_costs.append((event.cost or {}).get("usd"))
+        elif event.type == "tool_call":
+            tools[event.tool] = tools.get(event.tool, 0) + 1
+            if event.status == "refused":
+                refused += 1
+            elif event.tool == "autumn_check":
+                hypotheses += 1
+                matched += event.detail.get("status") == "matches"
         elif event.type == "score":
             coverage = _coverage(event)
         elif event.type == "action":
@@ -151,7 +186,14 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
         model=header.settings.get("model", "") if header else "", runs=runs,
         call_input_tokens=input_tokens,
         prices=source_of_record(header.versions if header else None, first_cost)
-        if input_tokens else None)
+        if input_tokens else None,
+        agent_tools=header.settings.get("agent_tools", "none") if header else "none",
+        tool_calls=sum(tools.values()), tool_calls_by_tool=tools, tool_refused=refused,
+        hypotheses=hypotheses, hypotheses_matched=matched,
+        hypothesis_match_rate=matched / hypotheses if hypotheses else None,
+        tool_model_calls=tool_turns,
+        tool_cost_usd=(round(sum(tool_costs), 8) if all(c is not None for c in tool_costs)
+                       else None))
 
 
 def _coverage(score) -> float | None:
@@ -177,7 +219,9 @@ def summarise(behaviours: Iterable[Behaviour]) -> dict[str, dict[str, float | No
     for model in sorted(by_model):
         members = by_model[model]
         row: dict[str, float | None] = {"episodes": float(len(members))}
-        for measure in SUMMARY_MEASURES:
+        measures = SUMMARY_MEASURES + (TOOL_MEASURES if any(b.agent_tools != "none"
+                                                            for b in members) else ())
+        for measure in measures:
             values = [getattr(b, measure) for b in members if getattr(b, measure) is not None]
             row[measure] = sum(values) / len(values) if values else None
         summary[model] = row

@@ -95,9 +95,12 @@ def natural_key(label: str) -> tuple:
 # identifiers such as world, family, seed and repeat do not)
 ARM_SETTINGS = ("protocol", "prompt", "rendering", "history", "interaction_steps", "horizon",
                 "max_consecutive_invalid", "ticks_per_action", "reasoning_effort",
-                "thinking_budget", "max_output_tokens", "temperature", "tool_mode")
-# settings a job leaves out when they have their default (so older job ids stay)
-SETTING_DEFAULTS = {"protocol": "worldtest", "ticks_per_action": 1}
+                "thinking_budget", "max_output_tokens", "temperature", "tool_mode",
+                "agent_tools", "tool_calls_per_episode", "tool_calls_per_turn")
+# settings a job leaves out when they have their default (so older job ids stay); a job
+# without agent tools reads as the tools' default caps, so only swept caps split arms
+SETTING_DEFAULTS = {"protocol": "worldtest", "ticks_per_action": 1, "agent_tools": "none",
+                    "tool_calls_per_episode": 40, "tool_calls_per_turn": 4}
 
 
 def arm_model(model: Any) -> str:

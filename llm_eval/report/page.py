@@ -585,6 +585,47 @@ def _behaviour_section(episodes: Sequence[Any]) -> Markup:
     return join(parts)
 
 
+TOOL_COLUMNS = (("tool_calls", "tool calls"), ("tool_refused", "refused by a cap"),
+                ("hypotheses", "hypotheses checked"),
+                ("hypothesis_match_rate", "hypotheses that matched"),
+                ("tool_model_calls", "model calls for tools"),
+                ("tool_cost_usd", "their cost (USD)"))
+
+
+def _tools_section(episodes: Sequence[Any]) -> Markup | str:
+    """Tool use per arm (agent tools, ``analysis.behaviour.TOOL_MEASURES``): means per
+    episode; nothing when no episode had tools, so reports of runs without tools are as
+    before."""
+    from ..analysis.behaviour import behaviour_of
+    from ..transcripts import TranscriptError
+
+    if not any(e.settings.get("agent_tools") for e in episodes):
+        return ""
+    values: dict[str, dict[str, list[float]]] = {}
+    for episode in episodes:
+        if episode.status != "done" or not has_transcript(episode):
+            continue
+        try:
+            behaviour = behaviour_of(episode.transcript)
+        except (TranscriptError, OSError, UnicodeDecodeError):
+            continue   # the behaviour section above names it
+        per = values.setdefault(str(episode.model), {m: [] for m, _ in TOOL_COLUMNS})
+        for m, _ in TOOL_COLUMNS:
+            value = getattr(behaviour, m, None)
+            if _finite(value):
+                per[m].append(float(value))
+    header = tag("tr", tag("th", "arm"), *[tag("th", label) for _, label in TOOL_COLUMNS])
+    rows = [tag("tr", tag("th", arm), *[tag("td", _mean_text(values[arm][m]), class_="num",
+                                            data_measure=m) for m, _ in TOOL_COLUMNS])
+            for arm in sorted(values, key=arm_key)]
+    return join([tag("h2", "Tool use", id="tools"), tag("table", header, *rows),
+                 tag("p", "Per episode, means: the agent-tool calls (notes, autumn, python; "
+                          "docs/agent-tools.md), those a cap refused, the Autumn programs "
+                          "checked and the share that matched everything seen so far, and "
+                          "the model calls whose reply only called tools, with their cost.",
+                     class_="note")])
+
+
 def _kinds_table(models: Sequence[str], by_kind: dict[str, dict[str, int]]) -> Markup:
     """Actions by kind over every episode of each arm: the count and its share of all."""
     from ..analysis.behaviour import KINDS
@@ -712,6 +753,7 @@ def render_report(episodes: Sequence[Any], run_dirs: Sequence[str | Path], *,
             _scaling_section(episodes, arms),
             _knob_section(episodes),
             _behaviour_section(arms),
+            _tools_section(arms),
             _cards_section(episodes, run_dirs),
             tag("h2", "Transcripts", id="viewer"),
             render_viewer(episodes, limits)]

@@ -189,3 +189,31 @@ def test_the_settings_name_the_tools(episode):
     assert settings["agent_tools"] == "notes+autumn"
     assert settings["tool_calls_per_turn"] == 2 and settings["tool_calls_per_episode"] == 40
     assert len(settings["tools_prompt_digest"]) == 16
+
+
+def test_tool_use_is_counted_and_costed_in_the_behaviour_measures(episode):
+    from llm_eval.analysis.behaviour import behaviour_of
+
+    root, row, transcript, _ = episode
+    measured = behaviour_of(root / row.transcript)
+    calls = transcript.of_type("tool_call")
+    checks = [e for e in calls if e.tool == "autumn_check" and e.status != "refused"]
+    only_tools = [c for c in transcript.of_type("model_call")
+                  if c.action is None and c.invalid_reply is None]
+    assert measured.agent_tools == "notes+autumn"
+    assert measured.tool_calls == len(calls) and measured.tool_refused == 1
+    assert measured.tool_calls_by_tool["autumn_check"] == len(checks)
+    assert measured.hypotheses == len(checks)
+    assert measured.hypotheses_matched == len(checks) - 2   # the wrong and the broken one
+    assert measured.hypothesis_match_rate == (len(checks) - 2) / len(checks)
+    assert measured.tool_model_calls == len(only_tools) > 0
+    assert measured.tool_cost_usd == pytest.approx(sum(c.cost["usd"] for c in only_tools))
+
+
+def test_the_report_has_a_tool_use_row_per_arm(episode, tmp_path):
+    from llm_eval.report.page import build_report
+
+    root, _, _, _ = episode
+    html = build_report([root], tmp_path / "report.html").read_text()
+    assert '<h2 id="tools">Tool use</h2>' in html
+    assert 'data-measure="hypothesis_match_rate"' in html
