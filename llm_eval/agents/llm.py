@@ -134,6 +134,7 @@ class _Turn:
     # which start the next turn's message
     exchanges: list[tuple[Message, Message]] = field(default_factory=list)
     results: tuple = ()
+    after: str = ""                 # text sent after the images (autumnbench image mode, A7)
 
 
 class LLMAgent:
@@ -327,7 +328,10 @@ class LLMAgent:
             self._phase = obs.phase
             shown, jpegs = model_view(obs)   # image mode: a line and the images (A7)
             body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=shown)
-            return _Turn(phase=obs.phase, text=body, standalone=body,
+            after = ""
+            if jpegs and body.startswith(shown):   # the line, the images, the instructions
+                body, after = shown, body[len(shown):].lstrip("\n")
+            return _Turn(phase=obs.phase, text=body, standalone=body, after=after,
                          images=tuple(ImagePart.from_bytes(j, JPEG) for j in jpegs))
         previous = self._turns[-1] if self._turns else None
         notes: list[str] = []
@@ -534,7 +538,8 @@ class LLMAgent:
             if turn.images and not current:
                 parts.append(TextPart(text=f"({len(turn.images)} image(s) of this turn not "
                                            f"repeated)"))
-            message = Message.user(*parts, *images)
+            message = Message.user(*parts, *images,
+                                   *((TextPart(text=turn.after),) if turn.after else ()))
             messages.append(message)
             for exchange in turn.exchanges:   # replies that only called tools, and results
                 messages += exchange

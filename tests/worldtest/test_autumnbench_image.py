@@ -262,7 +262,10 @@ def test_a7_the_model_gets_a_line_and_jpegs_not_the_observation_text(tasks):
     first, test = (adapter.requests[i].messages[-1] for i in (0, 1))
     texts = [p.text for p in first.parts if p.type == "text"]
     images = [p for p in first.parts if isinstance(p, ImagePart)]
-    assert texts[0].startswith("The current grid is as follows:")
+    # the line, the image, the instructions [A7]
+    assert [p.type for p in first.parts] == ["text", "image", "text"]
+    assert texts[0] == "The current grid is as follows:"
+    assert texts[1].startswith("The actions you can take at this step are: left,\n")
     assert INTERACTION_INTRO not in str(first.model_dump())
     assert len(images) == 1 and images[0].media_type == "image/jpeg"
     assert pixels(__import__("base64").b64decode(images[0].data)).size == (500, 500)

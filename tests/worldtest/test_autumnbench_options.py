@@ -128,11 +128,13 @@ def test_a_model_job_in_image_mode_with_the_harness_texts_records_them_and_repla
     assert header.settings["skip_frames"] is True and header.settings["rendering"] == "png"
     first = adapter.requests[0]
     assert first.messages[0].parts[0].text.startswith("PLACEHOLDER system prompt {with braces}")
-    user = first.messages[-1]
-    assert user.parts[0].text.startswith("The current grid is as follows:\n\nThe following "
-                                         "actions are available at this step: left,\n")
-    assert user.parts[0].text.endswith("PLACEHOLDER scratchpad instruction.\nSecond line.")
-    assert user.parts[-1].media_type == "image/jpeg"
+    # the line, the image, then the instructions, as three parts (A7)
+    line, image, instructions = first.messages[-1].parts
+    assert line.text == "The current grid is as follows:"
+    assert image.media_type == "image/jpeg"
+    assert instructions.text.startswith("The following actions are available at this step: "
+                                        "left,\n")
+    assert instructions.text.endswith("PLACEHOLDER scratchpad instruction.\nSecond line.")
     assert replay_transcript(path).status == "reproduced"
 
 
