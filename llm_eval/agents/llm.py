@@ -135,6 +135,7 @@ class _Turn:
     exchanges: list[tuple[Message, Message]] = field(default_factory=list)
     results: tuple = ()
     after: str = ""                 # text sent after the images (autumnbench image mode, A7)
+    keep_images: bool = False       # sent again in later requests, as the harness's history does
 
 
 class LLMAgent:
@@ -332,7 +333,8 @@ class LLMAgent:
             if jpegs and body.startswith(shown):   # the line, the images, the instructions
                 body, after = shown, body[len(shown):].lstrip("\n")
             return _Turn(phase=obs.phase, text=body, standalone=body, after=after,
-                         images=tuple(ImagePart.from_bytes(j, JPEG) for j in jpegs))
+                         images=tuple(ImagePart.from_bytes(j, JPEG) for j in jpegs),
+                         keep_images=bool(jpegs))
         previous = self._turns[-1] if self._turns else None
         notes: list[str] = []
         instructions = ""
@@ -529,13 +531,14 @@ class LLMAgent:
                     messages += exchange
                 messages.append(turn.assistant)
                 continue
-            images = turn.images if current else ()
+            keep = current or turn.keep_images
+            images = turn.images if keep else ()
             if i == first:
                 parts = [TextPart(text=self._opening(first) + turn.standalone)]
             else:
                 before = self._turns[i - 1]
                 parts = [*before.results, *next_turn_parts(before.reply, turn.text)]
-            if turn.images and not current:
+            if turn.images and not keep:
                 parts.append(TextPart(text=f"({len(turn.images)} image(s) of this turn not "
                                            f"repeated)"))
             message = Message.user(*parts, *images,

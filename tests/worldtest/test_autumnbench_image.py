@@ -272,6 +272,11 @@ def test_a7_the_model_gets_a_line_and_jpegs_not_the_observation_text(tasks):
     # planning: two images, the grid and the goal, and not the mask's text
     assert sum(isinstance(p, ImagePart) for p in test.parts) == 2
     assert "highlight_mask" not in str(test.model_dump())
+    # the history keeps every turn's images, as the harness's does [A4, A7]
+    last = adapter.requests[2]
+    assert [sum(isinstance(p, ImagePart) for p in m.parts) for m in last.messages
+            if m.role == "user"] == [1, 2, 2]
+    assert last.messages[1] == first
 
 
 def test_a7_model_view_in_text_mode_is_the_text():
