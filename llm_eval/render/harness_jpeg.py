@@ -34,6 +34,8 @@ import io
 import re
 from collections.abc import Sequence
 
+from .errors import RenderError
+
 __all__ = ["render_harness_jpeg", "harness_rgb", "FIGURE_PIXELS", "AXES_BOX", "cell_box"]
 
 FIGURE_PIXELS = 500                       # 5 inches at 100 dpi
@@ -82,16 +84,18 @@ def cell_box(size: int, row: int, col: int) -> tuple[float, float, float, float]
 def render_harness_jpeg(rows: Sequence[Sequence[str]], *, fill: str = "black",
                         crosses: bool = False) -> bytes:
     """The harness's JPEG of ``rows`` (colour names, row 0 at the top; module docstring).
-    ``fill`` replaces names matplotlib does not know; ``crosses`` marks ``mask`` cells."""
+    ``fill`` replaces names matplotlib does not know; ``crosses`` marks ``mask`` cells.
+    ``RenderError`` for a grid that is not square or a ``fill`` that is not a colour."""
     from PIL import Image, ImageDraw
 
     size = len(rows)
     if size == 0 or any(len(row) != size for row in rows):
-        raise ValueError(f"the harness draws square grids; got {size} rows of lengths "
+        raise RenderError(f"the harness draws square grids; got {size} rows of lengths "
                          f"{sorted({len(r) for r in rows})}")
     fill_rgb = harness_rgb(fill)
     if fill_rgb is None:
-        raise ValueError(f"the fill colour {fill!r} is not a colour matplotlib knows")
+        raise RenderError(f"the fill colour {fill!r} (the harness's background colour) is not a "
+                          f"colour matplotlib knows: the harness cannot draw this grid")
     s = _SCALE
     image = Image.new("RGB", (FIGURE_PIXELS * s, FIGURE_PIXELS * s), (255, 255, 255))
     draw = ImageDraw.Draw(image)

@@ -15,6 +15,7 @@ import autumnbench_fixture as F
 from adapters import GenerationConfig, ImagePart
 from llm_eval.agents.llm import LLMAgent
 from llm_eval.autumn import Frame
+from llm_eval.render import RenderError
 from llm_eval.render.harness_jpeg import (AXES_BOX, FIGURE_PIXELS, MASK_RGB, cell_box,
                                           harness_rgb, render_harness_jpeg)
 from llm_eval.worldtest.autumnbench import HarnessCD, HarnessInteraction, HarnessPlanning
@@ -108,9 +109,9 @@ def test_r2_unknown_names_take_the_fill_mask_is_slategrey_crossed_in_the_string_
 
 
 def test_r2_a_grid_that_is_not_square_or_a_fill_that_is_no_colour_is_refused():
-    with pytest.raises(ValueError, match="square"):
+    with pytest.raises(RenderError, match="square"):
         render_harness_jpeg([["black", "black"]])
-    with pytest.raises(ValueError, match="fill"):
+    with pytest.raises(RenderError, match="fill colour 'nocolour'"):
         render_harness_jpeg([["black"]], fill="nocolour")
 
 
