@@ -1,11 +1,12 @@
 """``llm-eval demo [--out DIR]``: the README's main job, offline and with no API key.
 
 It runs a small sweep, the random and oracle agents on a few bundled worlds x the three test
-families x three seeds, and then the real-model episodes recorded in the package's
-``transcripts/`` (SmolLM2-135M, played live on a local server) once more, each as a job of its
-own whose model requests are answered from its recording by the replay adapter. Everything is
-written to DIR as any run is (``run.sqlite``, one transcript per job), so ``llm-eval replay
-DIR``, ``llm-eval report DIR`` and ``llm-eval run --resume`` work on it. It prints a score table
+families x three seeds (their tasks as the default suite, v2, has them: ``tasks.store``), and
+then the real-model episodes recorded in the package's ``transcripts/`` (SmolLM2-135M, played
+live on a local server) once more, each as a job of its own whose model requests are answered
+from its recording by the replay adapter. Everything is written to DIR as any run is
+(``run.sqlite``, one transcript per job), so ``llm-eval replay DIR``, ``llm-eval report DIR``
+and ``llm-eval run --resume`` work on it. It prints a score table
 (mean score per arm and family with its 95% interval clustered by world, the number of scored
 episodes and of jobs not done) and where things are. Running the demo again into the same
 DIR runs nothing twice.

@@ -121,10 +121,18 @@ class Suite(_Model):
 
     def mismatches(self, task_id: str) -> list[tuple[SuiteFile, str | None]]:
         """The files of ``task_id`` whose bytes no longer have the recorded digest, each with
-        its digest now (None: the file cannot be read)."""
+        its digest now (None: the file cannot be read). The task file hashed is the one the
+        suite's task loads now (``tasks.store.task_relpath``): a suite folder's version that
+        appeared since the freeze is a mismatch, not silently played."""
+        from ..tasks.store import task_relpath
+
+        entry = self.task(task_id)
         out = []
-        for recorded in self.task(task_id).files:
-            now = _sha256_or_none(recorded.path)
+        for recorded in entry.files:
+            path = recorded.path
+            if recorded.role == "task":
+                path = task_relpath(entry.world, entry.family, self.name)
+            now = _sha256_or_none(path)
             if now != recorded.sha256:
                 out.append((recorded, now))
         return out

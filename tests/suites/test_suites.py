@@ -197,14 +197,16 @@ def test_a_non_editable_build_ships_the_manifest_and_its_files_match(tmp_path):
     probe = subprocess.run(
         [sys.executable, "-c",
          "import llm_eval.suites.manifest as m\n"
-         "s = m.load_suite('v1')\n"
          "print(m.__file__)\n"
-         "print(len(s.tasks), sum(bool(s.mismatches(t.id)) for t in s.tasks))\n"],
+         "for name in ('v1', 'v2'):\n"
+         "    s = m.load_suite(name)\n"
+         "    print(len(s.tasks), sum(bool(s.mismatches(t.id)) for t in s.tasks))\n"],
         cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
     assert probe.returncode == 0, probe.stderr
-    location, counts = probe.stdout.split("\n")[:2]
+    location, *counts = probe.stdout.split("\n")[:3]
     assert location.startswith(str(tmp_path / "lib"))
-    assert counts == f"{len(load_suite('v1').tasks)} 0"
+    # suite v2's own task files (tasks/data/v2/) are package data too
+    assert counts == [f"{len(load_suite(name).tasks)} 0" for name in ("v1", "v2")]
 
 
 def test_the_suites_commands(tmp_path, capsys):
