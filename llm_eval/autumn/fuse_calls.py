@@ -112,6 +112,10 @@ class CallEmitter:
         for p, a in zip(lam.params, args):
             t = self.temp()
             self.line(f"{t} = {a}")
+            if a in self.known_int or a.lstrip("(-").rstrip(")").isdigit():
+                # a copy of a value known to be a Number (a checked temporary or a literal):
+                # its checks are not repeated; a reload after a call forgets it (after_call)
+                self.known_int.add(t)
             params[p] = t
         scope = self.temp()
         self.line(f"{scope} = None")
@@ -151,13 +155,15 @@ class CallEmitter:
         if fname == "at" and n == 2:
             # a literal list argument would read ``(0)[i]``, which Python's compiler warns about
             xs, i = self.temp_of(args[0]), args[1]
-            self.line(f"if {f} is AT and {xs}.__class__ is AList and {i}.__class__ is int "
-                      f"and 0 <= {i} < len({xs}): {t} = {xs}[{i}]")
+            number = "" if i in self.known_int else f"{i}.__class__ is int and "
+            self.line(f"if {f} is AT and {xs}.__class__ is AList and {number}"
+                      f"0 <= {i} < len({xs}): {t} = {xs}[{i}]")
             first = "elif"
         elif fname == "Position":
             x, y = args
-            self.line(f"if {f} is POSITION and {x}.__class__ is int and {y}.__class__ is int: "
-                      f"{t} = Pos({x}, {y})")
+            numbers = "".join(f" and {v}.__class__ is int" for v in (x, y)
+                              if v not in self.known_int)
+            self.line(f"if {f} is POSITION{numbers}: {t} = Pos({x}, {y})")
             first = "elif"
         elif fname == "updateObj" and n == 3 and type(node.args[1]) is S.Str:
             o, field, v = args
