@@ -123,8 +123,9 @@ def sandbox_problem() -> str | None:
 
 def _responder(program: str, wrong: str):
     """A FakeProvider responder: the stand-in's action; every third turn, first each enabled
-    tool once (the world's program on even such turns, a wrong one on odd)."""
-    from cache_billing import chat_responder
+    tool once (the world's program on even such turns, a wrong one on odd); usage counted on the
+    wire as the stand-in's is."""
+    from cache_billing import chat_prompt_tokens, chat_responder, output_tokens
 
     helpers = {"notes_read", "notes_write", "autumn_check", "python_run"}
 
@@ -141,6 +142,7 @@ def _responder(program: str, wrong: str):
                 calls.append(("autumn_check", {"program": program if turn % 2 == 0 else wrong}))
             if "python_run" in offered:
                 calls.append(("python_run", {"code": f"print({turn} * 3)"}))
+            completion = sum(output_tokens(name, args) for name, args in calls)
             return 200, {
                 "id": f"chatcmpl-h{turn}", "object": "chat.completion", "created": 1764720000,
                 "model": body["model"],
@@ -151,8 +153,9 @@ def _responder(program: str, wrong: str):
                                               "function": {"name": name,
                                                            "arguments": json.dumps(args)}}
                                              for k, (name, args) in enumerate(calls)]}}],
-                "usage": {"prompt_tokens": 1000, "completion_tokens": 60,
-                          "total_tokens": 1060}}
+                "usage": {"prompt_tokens": chat_prompt_tokens(body),
+                          "completion_tokens": completion,
+                          "total_tokens": chat_prompt_tokens(body) + completion}}
         actions = dict(body, tools=[t for t in body.get("tools", [])
                                     if t["function"]["name"] not in helpers])
         return chat_responder(path, actions)
