@@ -24,6 +24,14 @@ restores the start before returning).
   stages are separate searches run side by side, the one that has simulated the fewest
   ticks expanding next, so a goal that needs clicks does not wait for the move-only search to give
   up.
+- **Shared transitions**: the three stages start from the same state and all try the moves
+  (stages 2 and 3 also the mask clicks), so they meet the same (state, action) pairs. What a
+  pair gives (the child's state hash, its h and its changed cells) is kept once for all stages
+  (``_Transitions``) and a stage that meets the pair again takes it from there instead of
+  restoring the parent and stepping: the same children, the same order, the same plan, with a
+  fraction of the simulation. The world is restored only when it is not already in the parent's
+  state. Each pair still counts one simulated tick for the balancing of the stages, so which
+  stage expands next is as before.
 - **Limits** (``SearchLimits``): states expanded, over all stages (a count, never a time, so
   a search gives the same result on every machine and at any load); saved states kept at
   once (older ones are dropped and rebuilt by replay when needed).
@@ -73,6 +81,7 @@ class SearchResult:
     stage: str | None
     expanded: int
     generated: int
+    shared: int = 0      # children taken from another stage's transitions (not simulated)
 
     @property
     def found(self) -> bool:
@@ -151,11 +160,30 @@ class _Snapshots:
         return frame
 
 
+def _changed_cells(grid, root) -> tuple[tuple[int, int, str], ...]:
+    """The (x, y, colour) of every cell of ``grid`` whose colour differs from ``root``'s."""
+    return tuple((x, y, colour) for y, (row, base) in enumerate(zip(grid, root))
+                 for x, colour in enumerate(row) if colour != base[x])
+
+
+class _Transitions:
+    """What each (state, action) pair met by a search gives, shared by its stages: the
+    child's state hash, its h and its changed cells (a small tuple, not the frame). Only
+    the actions more than one stage tries are kept (the moves and the mask clicks)."""
+
+    __slots__ = ("known", "hits", "shared")
+
+    def __init__(self, shared: frozenset[str]) -> None:
+        self.known: dict[tuple[int, str], tuple[int, int, tuple]] = {}
+        self.hits = 0
+        self.shared = shared
+
+
 class _StageSearch:
     """Best-first width search with one stage's actions; ``expand`` does one expansion."""
 
     def __init__(self, world: World, root, goal, cells, horizon: int, stage: int,
-                 max_snapshots: int) -> None:
+                 max_snapshots: int, transitions: _Transitions | None = None) -> None:
         self.world = world
         self.goal = goal
         self.cells = cells
@@ -166,7 +194,10 @@ class _StageSearch:
         self.depth: list[int] = [0]
         self.snapshots = _Snapshots(world, root, max_snapshots, self.parents, self.actions)
         frame = world.restore(root)
-        self.seen: dict[int, int] = {hash(world.state_key()): 0}
+        root_key = hash(world.state_key())
+        self.seen: dict[int, int] = {root_key: 0}
+        self.keys: list[int] = [root_key]     # each node's state hash
+        self.transitions = transitions or _Transitions(frozenset())
         h = goal_distance(frame, goal, cells)
         self.root_grid = frame.grid
         self.atoms: dict[int, tuple[set, set]] = {}
@@ -182,13 +213,10 @@ class _StageSearch:
     def exhausted(self) -> bool:
         return not self.frontier
 
-    def _novelty(self, frame: Frame, h: int) -> int:
-        """1 if ``frame`` shows a changed cell (a cell whose colour differs from the start)
-        never seen among states with the same h, 2 if it shows a new pair of changed cells,
-        else 3 (width-based novelty, as in best-first width search)."""
-        root = self.root_grid
-        atoms = [(x, y, colour) for y, row in enumerate(frame.grid)
-                 for x, colour in enumerate(row) if colour != root[y][x]]
+    def _novelty(self, atoms: tuple[tuple[int, int, str], ...], h: int) -> int:
+        """1 if a frame's changed cells ``atoms`` (cells whose colour differs from the start)
+        hold one never seen among states with the same h, 2 if they hold a new pair of
+        changed cells, else 3 (width-based novelty, as in best-first width search)."""
         singles, pairs = self.atoms.setdefault(h, (set(), set()))
         before = len(singles)
         singles.update(atoms)
@@ -222,11 +250,27 @@ class _StageSearch:
         frame = self.snapshots.load(node)
         saved = self.snapshots.saved.get(node) or world.snapshot()
         self.expanded += 1
+        transitions = self.transitions
+        known, shared, parent = transitions.known, transitions.shared, self.keys[node]
+        at_parent = True           # the world is in the node's state until it steps
         for action in (*_MOVES, *_clicks(frame, self.stage, self.cells)):
-            world.restore(saved)
-            child_frame, _, _, _, _ = world.step(action)
             self.work += 1
-            if self._add(node, (action,), g + 1, child_frame):
+            child = known.get((parent, action))
+            if child is not None:
+                transitions.hits += 1
+            else:
+                if not at_parent:
+                    world.restore(saved)
+                child_frame, _, _, _, _ = world.step(action)
+                at_parent = False
+                key = hash(world.state_key())
+                if action in shared:
+                    child = (key, goal_distance(child_frame, self.goal, self.cells),
+                             _changed_cells(child_frame.grid, self.root_grid))
+                    known[(parent, action)] = child
+                else:        # h and the changed cells only if the state is new (in _add)
+                    child = (key, child_frame)
+            if self._add(node, (action,), g + 1, *child):
                 return
         last = self.actions[node]
         if self.stage == 0 and g + 2 <= self.horizon and last[-1:] != ("noop",):
@@ -265,25 +309,31 @@ class _StageSearch:
             world.restore(saved)
             for _ in range(steps):
                 frame, _, _, _, _ = world.step("noop")
-            self._add(node, ("noop",) * steps, g + steps, frame)
+            self._add(node, ("noop",) * steps, g + steps, hash(world.state_key()), frame)
 
-    def _add(self, node: int, actions: tuple[str, ...], g: int, frame: Frame) -> bool:
-        """Record the world's current state as a child of ``node``; True if it is the goal."""
+    def _add(self, node: int, actions: tuple[str, ...], g: int, key: int,
+             frame_or_h: Frame | int, atoms: tuple | None = None) -> bool:
+        """Record a child of ``node``: its state hash ``key``, and its frame, or its heuristic
+        h and changed cells ``atoms`` when known; True if it is the goal."""
         self.generated += 1
-        key = hash(self.world.state_key())
         known = self.seen.get(key)
         if known is not None and self.depth[known] <= g:
             return False
+        if atoms is None:
+            h = goal_distance(frame_or_h, self.goal, self.cells)
+            atoms = _changed_cells(frame_or_h.grid, self.root_grid)
+        else:
+            h = frame_or_h
         child = len(self.parents)
         self.parents.append(node)
         self.actions.append(actions)
         self.depth.append(g)
+        self.keys.append(key)
         self.seen[key] = child
-        h = goal_distance(frame, self.goal, self.cells)
         if h == 0:
             self.plan = self._plan_of(child)
             return True
-        heapq.heappush(self.frontier, (self._novelty(frame, h), h, g, child))
+        heapq.heappush(self.frontier, (self._novelty(atoms, h), h, g, child))
         return False
 
 
@@ -295,12 +345,14 @@ def search_plan(world: World, goal: Sequence[Sequence[str]], mask: Sequence[Sequ
     goal = tuple(tuple(row) for row in goal)
     root = world.snapshot()
     per_stage = max(1, limits.max_snapshots // len(STAGES))
-    searches = [_StageSearch(world, root, goal, cells, horizon, stage, per_stage)
+    transitions = _Transitions(frozenset(_MOVES) | frozenset(
+        f"click {x} {y}" for x, y in cells))
+    searches = [_StageSearch(world, root, goal, cells, horizon, stage, per_stage, transitions)
                 for stage in range(len(STAGES))]
 
     def result(plan, stage) -> SearchResult:
         return SearchResult(plan, stage, sum(s.expanded for s in searches),
-                            sum(s.generated for s in searches))
+                            sum(s.generated for s in searches), transitions.hits)
 
     try:
         while True:
