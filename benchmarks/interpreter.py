@@ -11,6 +11,11 @@ interpreter's figures quoted in issue 2 ("Speed"); the worlds' table follows.
     python benchmarks/interpreter.py --section worlds
     python benchmarks/interpreter.py --json          # machine-readable output
     python benchmarks/interpreter.py --clock wall    # wall-clock time instead of CPU time
+    python benchmarks/interpreter.py --against ../old-checkout   # before/after in one run
+
+``--against DIR`` measures every program and world a second time with the interpreter of
+another checkout (its own ``benchmarks/interpreter.py``, in a child process, right after ours
+so that both see the same load), and adds its steps/s and our ratio to it.
 
 Time is the process's CPU time by default (``--clock cpu``), so that other work on the
 machine does not distort the figures; on an idle machine it equals wall-clock time. Each
@@ -21,8 +26,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -67,6 +74,7 @@ class Result:
     reference_steps_per_s: float | None = None
     ratio: float | None = None
     passed: bool | None = None
+    against_steps_per_s: float | None = None   # the --against checkout, same program
 
 
 def random_actions(seed: int, count: int, size: int) -> list[tuple]:
@@ -164,6 +172,26 @@ def run_program(path: Path, steps: int, seed: int, *, name: str | None = None,
     return result
 
 
+def run_against(root: Path, name: str, section: str, args) -> float:
+    """Steps/s of ``name`` under the interpreter of the checkout at ``root``: its own benchmark
+    script in a child process (its code first on the path), with our settings."""
+    command = [sys.executable, str(root / "benchmarks" / "interpreter.py"), "--json",
+               "--only", name, "--section", section, "--steps", str(args.steps),
+               "--seed", str(args.seed), "--clock", args.clock, "--repeat", str(args.repeat)]
+    env = dict(os.environ, PYTHONPATH=str(root))
+    done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+    try:
+        report = json.loads(done.stdout)
+        rows = report["results"] + report["worlds"]
+        row = next(r for r in rows if r["program"] == name)
+    except (ValueError, KeyError, StopIteration):
+        raise SystemExit(f"--against {root}: no figure for {name} (exit {done.returncode}): "
+                         f"{done.stderr.strip()[-500:]}")
+    if row.get("error"):
+        raise SystemExit(f"--against {root}: {name} failed there: {row['error']}")
+    return float(row["steps_per_s"])
+
+
 def summarise(results: list[Result]) -> dict:
     speeds = [r.steps_per_s for r in results]
     median = statistics.median(speeds) if speeds else 0.0
@@ -184,8 +212,11 @@ def summarise(results: list[Result]) -> dict:
 
 
 def print_rows(results: list[Result], label: str, median: float) -> None:
+    against = any(r.against_steps_per_s is not None for r in results)
     header = (f"{label:<10} {'grid':>5} {'cells0':>7} {'cells1':>7} {'lit0':>5} "
               f"{'lit1':>5} {'load ms':>8} {'steps/s':>9}")
+    if against:
+        header += f" {'against':>9} {'ratio':>6}"
     print(header)
     print("-" * len(header))
     for r in results:
@@ -193,10 +224,21 @@ def print_rows(results: list[Result], label: str, median: float) -> None:
         if r.error:
             print(f"{r.program:<10} {grid:>5}  ERROR {r.error}")
             continue
-        print(f"{r.program:<10} {grid:>5} {r.cells_start:>7} {r.cells_end:>7} {r.lit_start:>5} "
-              f"{r.lit_end:>5} {r.load_ms:>8.1f} {r.steps_per_s:>9.1f}")
+        line = (f"{r.program:<10} {grid:>5} {r.cells_start:>7} {r.cells_end:>7} "
+                f"{r.lit_start:>5} {r.lit_end:>5} {r.load_ms:>8.1f} {r.steps_per_s:>9.1f}")
+        if r.against_steps_per_s:
+            line += (f" {r.against_steps_per_s:>9.1f} "
+                     f"{r.steps_per_s / r.against_steps_per_s:>5.2f}x")
+        print(line)
     print("-" * len(header))
-    print(f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} {median:>9.1f}")
+    line = f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} {median:>9.1f}"
+    if against:
+        theirs = statistics.median([r.against_steps_per_s or 0.0 for r in results])
+        ratios = [r.steps_per_s / r.against_steps_per_s for r in results
+                  if r.against_steps_per_s]
+        line += f" {theirs:>9.1f} {statistics.median(ratios):>5.2f}x"
+        line += f"  (ratios from {min(ratios):.2f}x to {max(ratios):.2f}x)"
+    print(line)
     print()
 
 
@@ -235,7 +277,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="CPU time of this process (default) or wall-clock time")
     parser.add_argument("--repeat", type=int, default=3,
                         help="runs per program from a fresh load; the fastest counts")
+    parser.add_argument("--against", metavar="DIR", type=Path,
+                        help="also measure each program with the checkout at DIR (before/after)")
     args = parser.parse_args(argv)
+    if args.against is not None and not (args.against / "benchmarks" / "interpreter.py").is_file():
+        parser.error(f"--against {args.against}: no benchmarks/interpreter.py there")
 
     from llm_eval.worlds import WorldMetadataError, default_registry
 
@@ -260,9 +306,19 @@ def main(argv: list[str] | None = None) -> int:
     global CLOCK_NOTE
     CLOCK_NOTE = (f"{'CPU time of this process' if args.clock == 'cpu' else 'wall-clock time'}"
                   f", fastest of {args.repeat} run(s))")
-    results = [run_program(path, args.steps, args.seed, **timing) for path in paths]
-    worlds = [run_program(Path(spec.program_path), args.steps, args.seed, name=spec.name,
-                          text=spec.program_text(), **timing) for spec in specs]
+    results = []
+    for path in paths:
+        results.append(run_program(path, args.steps, args.seed, **timing))
+        if args.against is not None:
+            results[-1].against_steps_per_s = run_against(args.against.resolve(), path.stem,
+                                                          "programs", args)
+    worlds = []
+    for spec in specs:
+        worlds.append(run_program(Path(spec.program_path), args.steps, args.seed,
+                                  name=spec.name, text=spec.program_text(), **timing))
+        if args.against is not None:
+            worlds[-1].against_steps_per_s = run_against(args.against.resolve(), spec.name,
+                                                         "worlds", args)
     summary = summarise(results)
     world_median = statistics.median([r.steps_per_s for r in worlds]) if worlds else 0.0
     all_ran = summary["all_ran"] and all(r.error is None for r in worlds)
