@@ -210,10 +210,13 @@ def test_tool_use_is_counted_and_costed_in_the_behaviour_measures(episode):
     assert measured.tool_cost_usd == pytest.approx(sum(c.cost["usd"] for c in only_tools))
 
 
-def test_the_report_has_a_tool_use_row_per_arm(episode, tmp_path):
-    from llm_eval.report.page import build_report
+def test_the_report_has_a_tool_use_row_per_arm(episode):
+    from llm_eval.analysis.data import load_episodes
+    from llm_eval.analysis.stats import by_arm
+    from llm_eval.report.page import _tools_section
 
     root, _, _, _ = episode
-    html = build_report([root], tmp_path / "report.html").read_text()
-    assert '<h2 id="tools">Tool use</h2>' in html
-    assert 'data-measure="hypothesis_match_rate"' in html
+    html = str(_tools_section(by_arm(load_episodes([root]))))
+    assert '<h2 id="tools">Tool use</h2>' in html and "<th>openai-chat/gpt-4.1-mini</th>" in html
+    checked = reference().index("go-to-test")   # the true program's checks, less two, + 2
+    assert f'data-measure="hypothesis_match_rate">{(checked - 2) / checked:.3f} (n=1)' in html
