@@ -223,6 +223,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                 spec = Sweep.from_data({**spec.canonical(), **executor}, "command line")
             if spec.seed_warning:
                 print(f"llm-eval: warning: {spec.seed_warning}", file=sys.stderr)
+            from ..tasks.unvalidated import warnings_for_paths
+
+            for line in warnings_for_paths(spec.tasks or ()):   # imported --validate later
+                print(f"llm-eval: warning: {line}", file=sys.stderr)
             if args.estimate:
                 return _estimate(spec, args)
             if args.check_first or spec.check_first:   # a refusal: no job starts

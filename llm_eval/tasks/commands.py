@@ -49,6 +49,8 @@ def cmd_generate(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
+    if args.tasks is not None:
+        return _validate_directory(args)
     from ..worldtest.episode_command import known_world
     from .store import all_tasks
     from ..sweep.workers import default_processes
@@ -74,11 +76,60 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _validate_directory(args: argparse.Namespace) -> int:
+    """``tasks validate --tasks DIR``: validate the task files of DIR (an imported task as
+    the import does, ``validate_imported`` at ``--seed``; another with every check), print
+    the tables, and take each task off DIR's list of tasks not validated yet
+    (``unvalidated``). Exit 1 when any task fails."""
+    from .autumnbench_import import validate_imported
+    from .store import load_task_dir
+    from .unvalidated import unmark
+    from .validate import FULL, QUICK, validate_task
+
+    if args.worlds:
+        print("llm-eval: error: give WORLD names or --tasks DIR, not both", file=sys.stderr)
+        return 2
+    tasks = load_task_dir(args.tasks)
+    reports = []
+    for task in tasks:
+        if task.source is not None:
+            report = validate_imported(task, seed=args.seed)
+        else:
+            report = validate_task(task, QUICK if args.quick else FULL)
+        reports.append(report)
+        unmark(args.tasks, [task.id])
+        if not args.json:
+            print("\n".join(format_report(report)), flush=True)
+    return _summary(reports, args.json)
+
+
+def _summary(reports: list, as_json: bool) -> int:
+    failed = [r.task for r in reports if not r.passed]
+    if as_json:
+        json.dump([r.to_dict() for r in reports], sys.stdout, indent=1)
+        print()
+    else:
+        print(f"{len(reports)} tasks: {len(reports) - len(failed)} passed, {len(failed)} failed"
+              + (f" ({', '.join(failed)})" if failed else ""))
+    return 1 if failed else 0
+
+
 def cmd_import(args: argparse.Namespace) -> int:
-    """``tasks import autumnbench DATA_DIR [--out DIR] [--seed S]``: import, then validate."""
+    """``tasks import autumnbench DATA_DIR [--out DIR] [--seed S] [--validate now|later]``:
+    import, then validate (``later``: mark the tasks not validated instead)."""
     from .autumnbench_import import import_autumnbench, validate_imported
 
     result = import_autumnbench(args.data_dir, args.out)
+    if args.validate == "later":
+        from .unvalidated import mark
+
+        for path in result.written:
+            print(f"wrote {path}")
+        mark(result.out_dir, [t.id for t in result.tasks])
+        print(f"imported {len(result.tasks)} tasks into {result.out_dir}, not validated: "
+              f"validate them with: llm-eval tasks validate --tasks {result.out_dir} "
+              f"--seed {args.seed} (run and episode warn until then)")
+        return 0
     if args.seed % 2 ** 32 == 0:
         print(f"llm-eval: warning: validating with seed {args.seed}, which removes every random "
               "choice (the published harness's default)", file=sys.stderr)
@@ -118,6 +169,13 @@ def add_tasks_parser(commands) -> None:
         description="Run every validity check on the shipped tasks (of the given WORLDs, or "
                     "all) and print a table per task; exit 1 when any task fails.")
     val.add_argument("worlds", metavar="WORLD", nargs="*", help="only these worlds' tasks")
+    val.add_argument("--tasks", metavar="DIR", default=None,
+                     help="validate the task files of DIR instead of the shipped tasks (an "
+                          "imported task with the import's checks, at --seed); each is taken "
+                          "off DIR's list of tasks imported with --validate later")
+    val.add_argument("--seed", type=int, default=1,
+                     help="with --tasks: the world seed an imported task is validated with "
+                          "(default 1, as tasks import)")
     val.add_argument("--json", action="store_true",
                      help="print a JSON list of objects (task, world, family, passed, checks)")
     val.add_argument("--quick", action="store_true",
@@ -141,4 +199,9 @@ def add_tasks_parser(commands) -> None:
     imp.add_argument("--seed", type=int, default=1,
                      help="the world seed validation uses (the files carry none; default 1)")
     imp.add_argument("--json", action="store_true", help="print the validation as JSON")
+    imp.add_argument("--validate", choices=("now", "later"), default="now",
+                     help="now (default): validate each task after writing it; later: write "
+                          "the tasks without validating them and list them as not validated "
+                          "(DIR/UNVALIDATED) until 'llm-eval tasks validate --tasks DIR' runs; "
+                          "run and episode warn on such a task")
     imp.set_defaults(handler=cmd_import)

@@ -115,6 +115,10 @@ def episode_task(args: argparse.Namespace):
     task, warning = seeded(task, args.seed, args.protocol)
     if warning:
         print(f"llm-eval: warning: {warning}", file=sys.stderr)
+    from ..tasks.unvalidated import warning_for_task
+
+    if unvalidated := warning_for_task(task):   # imported with --validate later
+        print(f"llm-eval: warning: {unvalidated}", file=sys.stderr)
     return task
 
 
