@@ -44,12 +44,13 @@ from ..sdk_versions import SDKS, sdk_versions
 CARD_SETTINGS = ("protocol", "suite", "prompt", "prompt_digest", "rendering", "tool_mode",
                  "history", "interaction_steps", "horizon", "max_consecutive_invalid",
                  "ticks_per_action", "reasoning_effort", "thinking_budget", "max_output_tokens",
-                 "temperature", "model_seed", "context_window", "task_file", "task_digest")
+                 "temperature", "model_seed", "context_window", "task_file", "task_digest",
+                 "agent_tools", "tool_calls_per_episode", "tool_calls_per_turn")
 # spec list fields narrowed to the arm's values, from the job setting that feeds each
 _LISTS = {"worlds": "world", "families": "family", "seeds": "seed", "prompts": "prompt",
           "renderings": "rendering"}
 _BUDGETS = ("interaction_steps", "reasoning_effort", "thinking_budget", "max_output_tokens",
-            "history")
+            "history", "tool_calls_per_episode", "tool_calls_per_turn")
 
 
 class CardError(LlmEvalError):
@@ -84,6 +85,8 @@ def arm_spec(stored: dict[str, Any], settings: list[dict[str, Any]],
         values = [s[key] for s in settings if key in s]
         if values:
             spec[field] = _distinct(values)
+    if "agent_tools" in spec:   # a job without tools leaves the setting out
+        spec["agent_tools"] = _distinct(s.get("agent_tools", "none") for s in settings)
     spec["repeats"] = max(s.get("repeat", 0) for s in settings) + 1
     budgets = dict(spec.get("budgets") or {})
     for key in _BUDGETS:

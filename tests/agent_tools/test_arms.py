@@ -19,3 +19,17 @@ def test_one_tools_setting_is_one_arm_and_swept_caps_split_it():
     fewer = {**TOOLS, "tool_calls_per_turn": 1}
     assert arm_labels([{"model": M, **TOOLS}, {"model": M, **fewer}]) == \
         [f"{M} tool_calls_per_turn=4", f"{M} tool_calls_per_turn=1"]
+
+
+def test_a_card_reruns_exactly_the_jobs_of_one_tools_setting():
+    from llm_eval.report.card import _spec_check, arm_spec
+    from llm_eval.sweep.spec import Sweep
+
+    sweep = Sweep.from_data({"models": [M], "worlds": ["hunters"], "families": ["mfp"],
+                             "agent_tools": ["none", "notes", "notes+autumn"]})
+    jobs = sweep.expand()
+    for tools in ("none", "notes", "notes+autumn"):
+        mine = [j for j in jobs if j.settings.get("agent_tools", "none") == tools]
+        spec = arm_spec(sweep.canonical(), [j.settings for j in mine], "card")
+        assert spec["agent_tools"] == [tools]
+        assert _spec_check(spec, {j.id for j in mine})["exact"]
