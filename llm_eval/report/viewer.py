@@ -62,6 +62,7 @@ class Step:
     calls: list[Any] = field(default_factory=list)
     action: Any = None
     number: int = 0
+    tools: list[Any] = field(default_factory=list)   # agent-tool calls (tool_call events)
 
 
 @dataclass
@@ -123,6 +124,10 @@ def read_phases(events: Iterable[Any], keep: tuple[int, int] | None = None) -> l
             if step is None or step.action is not None:
                 step = new_step(event.phase)
             step.calls.append(event)
+        elif kind == "tool_call":
+            if step is None or step.action is not None:
+                step = new_step(event.phase)
+            step.tools.append(event)
         elif kind == "action":
             if step is None or step.action is not None:
                 step = new_step(event.phase)
@@ -308,6 +313,9 @@ def _step(number: int, step: Step, images_dir: Path, limits: ViewerLimits) -> Ma
     if step.calls:
         body.append(tag("div", _usage_line(step.calls), class_="meta"))
     body.extend(_model_call(call, images_dir, limits) for call in step.calls)
+    body.extend(tag("div", tag("span", f"{t.tool} {t.status}", class_="label"),
+                    tag("pre", _clip(t.result, limits)),
+                    class_="bad" if t.status != "ok" else "call") for t in step.tools)
     body.append(_action(step.action, limits))
     return tag("li", tag("div", image, tag("div", *body, class_="stepbody"), class_="step"))
 

@@ -220,3 +220,13 @@ def test_the_report_has_a_tool_use_row_per_arm(episode):
     assert '<h2 id="tools">Tool use</h2>' in html and "<th>openai-chat/gpt-4.1-mini</th>" in html
     checked = reference().index("go-to-test")   # the true program's checks, less two, + 2
     assert f'data-measure="hypothesis_match_rate">{(checked - 2) / checked:.3f} (n=1)' in html
+
+
+def test_the_transcript_viewer_shows_each_tool_result(episode):
+    from llm_eval.report.viewer import read_phases
+    from llm_eval.transcripts import TranscriptStream
+
+    root, row, transcript, _ = episode
+    phases = read_phases(TranscriptStream(root / row.transcript, expand=False))
+    shown = [t.result for p in phases for s in p.steps for t in s.tools]
+    assert shown == [e.result for e in transcript.of_type("tool_call")]
