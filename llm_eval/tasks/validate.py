@@ -33,7 +33,7 @@ failed) while ``llm_eval.agents`` has no ``OracleAgent``.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..worlds import world_spec
@@ -475,8 +475,18 @@ def check_planning_dice(task: PlanningTask, effort: Effort) -> Check:
     n = effort.plan_redraws
     if n == 0:
         return Check(name, False, {"redraws": 0}, "not run at this effort", skipped=True)
-    runs = [dice.blind_plan_succeeds(task, s)
-            for s in dice.draw_states(dice.stream_seed(task.id, "planning"), n)]
+    runs = [dice.blind_plan_succeeds(task, s) for s in _plan_states(task, n)]
+    return _planning_dice_check(n, runs)
+
+
+def _plan_states(task: PlanningTask, n: int) -> list[int]:
+    """The generator states of ``reachable_without_dice``'s ``n`` redraws."""
+    return dice.draw_states(dice.stream_seed(task.id, "planning"), n)
+
+
+def _planning_dice_check(n: int, runs: list[tuple[bool, int, int]]) -> Check:
+    """``reachable_without_dice`` from its ``n`` redraws' ``blind_plan_succeeds``."""
+    name = "reachable_without_dice"
     wins = sum(ok for ok, _, _ in runs)
     low = dice.lower_bound(wins, n, PLAN_Z)
     ok = low >= PLAN_FLOOR
@@ -542,11 +552,72 @@ def validate_in_processes(tasks, effort: Effort = FULL, processes: int = 1):
     """``validate_task`` of each task, yielded in the order of ``tasks``, computed by
     ``processes`` worker processes (1: here, one after the other). A report depends only on
     its task and ``effort`` (every random choice is seeded), so it is the same wherever it
-    is computed. The change-detection tasks, much the longest, start first, so that no core
-    waits on one at the end."""
+    is computed. A stochastic planning task's redraws are units of work of their own
+    (``_units``); they and the change-detection tasks, much the longest, start first, so that
+    no core waits on one at the end."""
     from functools import partial
 
     from ..sweep.workers import map_in_order
 
-    return map_in_order(partial(validate_task, effort=effort), tasks, processes,
-                        first=lambda task: task.family == "cd")
+    tasks = list(tasks)
+    if processes <= 1:
+        yield from map_in_order(partial(validate_task, effort=effort), tasks, processes)
+        return
+    units = _units(tasks, effort)
+    results = map_in_order(partial(_run_unit, effort=effort), units, processes,
+                           first=lambda unit: unit[0] == "redraw" or unit[1].family == "cd")
+    yield from _assemble(tasks, effort, results)
+
+
+# A stochastic planning task's redraws (``reachable_without_dice``, minutes each in the large
+# worlds) are work units of their own, spread over the processes like the tasks: one task's
+# redraws no longer keep one core busy while the others wait. Each redraw is a pure function
+# of the task and its generator state, so the check assembled from them is the one
+# ``validate_task`` computes in one process.
+def _split(task, effort: Effort) -> bool:
+    return isinstance(task, PlanningTask) and effort.plan_redraws > 0 \
+        and world_spec(task.world).stochastic
+
+
+def _units(tasks, effort: Effort) -> list[tuple]:
+    """("task", task) for every task, each followed by ("redraw", task, state) for each of
+    its redraws when they are split off."""
+    units: list[tuple] = []
+    for task in tasks:
+        units.append(("task", task))
+        if _split(task, effort):
+            units += [("redraw", task, state)
+                      for state in _plan_states(task, effort.plan_redraws)]
+    return units
+
+
+def _run_unit(unit: tuple, effort: Effort):
+    """A task's report (without its split-off redraws), or one redraw's result (its
+    exception, when it raised, to be reported as ``_run`` does)."""
+    if unit[0] == "task":
+        task = unit[1]
+        if _split(task, effort):
+            effort = replace(effort, plan_redraws=0)
+        return validate_task(task, effort)
+    try:
+        return dice.blind_plan_succeeds(unit[1], unit[2])
+    except Exception as exc:   # the check fails with the message, as in one process
+        return exc
+
+
+def _assemble(tasks, effort: Effort, results):
+    """The reports of ``tasks`` from the results of ``_units``, in order, with each split
+    task's ``reachable_without_dice`` computed from its redraws."""
+    results = iter(results)
+    name = "reachable_without_dice"
+    for task in tasks:
+        report = next(results)
+        if not _split(task, effort):
+            yield report
+            continue
+        runs = [next(results) for _ in range(effort.plan_redraws)]
+        error = next((r for r in runs if isinstance(r, Exception)), None)
+        check = (Check(name, False, detail=f"{type(error).__name__}: {error}")
+                 if error is not None else _planning_dice_check(effort.plan_redraws, runs))
+        yield replace(report, checks=tuple(check if c.name == name else c
+                                           for c in report.checks))
