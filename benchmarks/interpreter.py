@@ -13,9 +13,10 @@ interpreter's figures quoted in issue 2 ("Speed"); the worlds' table follows.
     python benchmarks/interpreter.py --clock wall    # wall-clock time instead of CPU time
     python benchmarks/interpreter.py --against ../old-checkout   # before/after in one run
 
-``--against DIR`` measures every program and world a second time with the interpreter of
-another checkout (its own ``benchmarks/interpreter.py``, in a child process, right after ours
-so that both see the same load), and adds its steps/s and our ratio to it.
+``--against DIR`` measures every program and world twice more, each in a fresh child process
+of its checkout's own ``benchmarks/interpreter.py``: this checkout's, then DIR's, one right
+after the other so that both see the same load and neither carries the heap of earlier
+programs (this process does). It adds both figures and the ratio of the two.
 
 Time is the process's CPU time by default (``--clock cpu``), so that other work on the
 machine does not distort the figures; on an idle machine it equals wall-clock time. Each
@@ -74,7 +75,8 @@ class Result:
     reference_steps_per_s: float | None = None
     ratio: float | None = None
     passed: bool | None = None
-    against_steps_per_s: float | None = None   # the --against checkout, same program
+    against_steps_per_s: float | None = None   # the --against checkout, in a child
+    child_steps_per_s: float | None = None     # this checkout, in a child, just before it
 
 
 def random_actions(seed: int, count: int, size: int) -> list[tuple]:
@@ -174,7 +176,7 @@ def run_program(path: Path, steps: int, seed: int, *, name: str | None = None,
 
 def run_against(root: Path, name: str, section: str, args) -> float:
     """Steps/s of ``name`` under the interpreter of the checkout at ``root``: its own benchmark
-    script in a child process (its code first on the path), with our settings."""
+    script in a fresh child process (its code first on the path), with our settings."""
     command = [sys.executable, str(root / "benchmarks" / "interpreter.py"), "--json",
                "--only", name, "--section", section, "--steps", str(args.steps),
                "--seed", str(args.seed), "--clock", args.clock, "--repeat", str(args.repeat)]
@@ -216,7 +218,7 @@ def print_rows(results: list[Result], label: str, median: float) -> None:
     header = (f"{label:<10} {'grid':>5} {'cells0':>7} {'cells1':>7} {'lit0':>5} "
               f"{'lit1':>5} {'load ms':>8} {'steps/s':>9}")
     if against:
-        header += f" {'against':>9} {'ratio':>6}"
+        header += f" {'child':>9} {'against':>9} {'ratio':>6}"
     print(header)
     print("-" * len(header))
     for r in results:
@@ -227,16 +229,17 @@ def print_rows(results: list[Result], label: str, median: float) -> None:
         line = (f"{r.program:<10} {grid:>5} {r.cells_start:>7} {r.cells_end:>7} "
                 f"{r.lit_start:>5} {r.lit_end:>5} {r.load_ms:>8.1f} {r.steps_per_s:>9.1f}")
         if r.against_steps_per_s:
-            line += (f" {r.against_steps_per_s:>9.1f} "
-                     f"{r.steps_per_s / r.against_steps_per_s:>5.2f}x")
+            line += (f" {r.child_steps_per_s:>9.1f} {r.against_steps_per_s:>9.1f} "
+                     f"{r.child_steps_per_s / r.against_steps_per_s:>5.2f}x")
         print(line)
     print("-" * len(header))
     line = f"{'median':<10} {'':>5} {'':>7} {'':>7} {'':>5} {'':>5} {'':>8} {median:>9.1f}"
     if against:
+        ours = statistics.median([r.child_steps_per_s or 0.0 for r in results])
         theirs = statistics.median([r.against_steps_per_s or 0.0 for r in results])
-        ratios = [r.steps_per_s / r.against_steps_per_s for r in results
+        ratios = [r.child_steps_per_s / r.against_steps_per_s for r in results
                   if r.against_steps_per_s]
-        line += f" {theirs:>9.1f} {statistics.median(ratios):>5.2f}x"
+        line += f" {ours:>9.1f} {theirs:>9.1f} {statistics.median(ratios):>5.2f}x"
         line += f"  (ratios from {min(ratios):.2f}x to {max(ratios):.2f}x)"
     print(line)
     print()
@@ -310,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         results.append(run_program(path, args.steps, args.seed, **timing))
         if args.against is not None:
+            results[-1].child_steps_per_s = run_against(REPO_ROOT, path.stem, "programs", args)
             results[-1].against_steps_per_s = run_against(args.against.resolve(), path.stem,
                                                           "programs", args)
     worlds = []
@@ -317,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
         worlds.append(run_program(Path(spec.program_path), args.steps, args.seed,
                                   name=spec.name, text=spec.program_text(), **timing))
         if args.against is not None:
+            worlds[-1].child_steps_per_s = run_against(REPO_ROOT, spec.name, "worlds", args)
             worlds[-1].against_steps_per_s = run_against(args.against.resolve(), spec.name,
                                                          "worlds", args)
     summary = summarise(results)
