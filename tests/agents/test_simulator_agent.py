@@ -117,7 +117,7 @@ def test_mfp_answer_is_the_favourite_of_its_own_sampled_futures_not_the_truth():
     distractor, and does so on every run."""
     from llm_eval.tasks import dice
 
-    task = load_task("rain", "mfp")
+    task = load_task("rain", "mfp", "v1")      # v2 rebuilt it (docs/suite-v2.md)
     d = dice.mfp_distribution(task, dice.draw_states(5, 200), task.hidden.answer)
     favourite = d.most_frequent()
     assert favourite != task.hidden.answer and d.counts[favourite] > 2 * d.truth   # premise
