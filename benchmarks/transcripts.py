@@ -86,7 +86,7 @@ def fake_adapter(reply=completion):
     import httpx2
     import openai
 
-    from adapters.openai_chat import OpenAIChatAdapter
+    from llm_eval.adapters.openai_chat import OpenAIChatAdapter
 
     def handle(request):
         return httpx2.Response(200, json=reply(json.loads(request.content)))

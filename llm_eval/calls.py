@@ -23,9 +23,9 @@ from typing import Any
 from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
                       stop_after_attempt, wait_random_exponential)
 
-from adapters.base import Adapter
-from adapters.classify import ACCOUNT_REASONS, scrub
-from adapters.types import Fatal, ProviderError, RateLimited, Request, Response, Transient
+from llm_eval.adapters.base import Adapter
+from llm_eval.adapters.classify import ACCOUNT_REASONS, scrub
+from llm_eval.adapters.types import Fatal, ProviderError, RateLimited, Request, Response, Transient
 
 from .errors import LlmEvalError
 from .pricing import Cost, PriceBook, price

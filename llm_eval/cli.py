@@ -488,7 +488,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_mcp_parser(commands)
 
-    from adapters.commands import add_providers_parser  # `providers [--json]`
+    from llm_eval.adapters.commands import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)
     return parser

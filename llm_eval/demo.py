@@ -43,7 +43,7 @@ def demo_spec(worlds=DEMO_WORLDS, seeds=DEMO_SEEDS):
 
 def recorded_transcripts() -> list[Path]:
     """The real-model transcripts shipped in the package's ``transcripts/``."""
-    root = Path(str(resources.files("transcripts")))
+    root = Path(str(resources.files("llm_eval.recordings")))
     return sorted(root.glob("*.jsonl"))
 
 

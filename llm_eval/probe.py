@@ -39,12 +39,12 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from adapters import (GenerationConfig, ImagePart, Message, Request, Response, Tool,
+from llm_eval.adapters import (GenerationConfig, ImagePart, Message, Request, Response, Tool,
                       action_tools, create_adapter)
-from adapters.base import Adapter
-from adapters.caching import cache_kind, min_cached_tokens
-from adapters.classify import scrub
-from adapters.tokens import estimate_text
+from llm_eval.adapters.base import Adapter
+from llm_eval.adapters.caching import cache_kind, min_cached_tokens
+from llm_eval.adapters.classify import scrub
+from llm_eval.adapters.tokens import estimate_text
 
 from .calls import CallPolicy, CallResult, FatalProviderError, InfrastructureError, call
 from .errors import LlmEvalError

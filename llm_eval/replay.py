@@ -62,9 +62,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from adapters.base import Adapter
-from adapters.replay import recording_key
-from adapters.types import Fatal, ImagePart, Request, Response
+from llm_eval.adapters.base import Adapter
+from llm_eval.adapters.replay import recording_key
+from llm_eval.adapters.types import Fatal, ImagePart, Request, Response
 
 from .calls import CONTEXT_OVERFLOW
 from .errors import LlmEvalError

@@ -23,7 +23,7 @@ def no_provider_keys(request, monkeypatch):
     """No real key can be used by accident; tests that need a key set a fake one."""
     if request.node.get_closest_marker("live"):
         return
-    from adapters.classify import SECRET_ENV_VARS
+    from llm_eval.adapters.classify import SECRET_ENV_VARS
 
     for name in SECRET_ENV_VARS:
         monkeypatch.delenv(name, raising=False)

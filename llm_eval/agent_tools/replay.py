@@ -35,7 +35,7 @@ class RecordedTools:
     def take(self, record: ToolRecord) -> dict[str, Any]:
         """The recorded outcome of the call ``record`` describes (its status and result not
         yet set), after checking it is the recorded call."""
-        from adapters.classify import scrub
+        from llm_eval.adapters.classify import scrub
 
         recorded = next(self._events, None)
         asked = scrub(record.to_dict())   # as the recorder stored it

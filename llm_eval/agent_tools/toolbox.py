@@ -141,7 +141,7 @@ class AgentToolbox:
     def schemas(self):
         """The provider tools of the enabled operations (strict JSON schemas, one string
         argument or none; each route sends them in its subset, ``adapters.schemas``)."""
-        from adapters.types import Tool
+        from llm_eval.adapters.types import Tool
 
         tools = []
         for tool in self.tools:

@@ -70,7 +70,7 @@ def make_agent(name: str, task, *, seed: int = 1, programs_root=None, **llm: Any
         hint = f"; did you mean {close[0]!r}?" if close else ""
         raise UnknownAgentError(f"unknown agent {name!r}{hint}: expected random, oracle, "
                                 f"simulator, script/FILE or a model provider/model such as openai/gpt-5")
-    from adapters import parse_model
+    from llm_eval.adapters import parse_model
 
     parse_model(name)   # the registry's "did you mean" for an unknown provider
     from .llm import LLMAgent

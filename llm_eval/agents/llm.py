@@ -67,14 +67,14 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
+from llm_eval.adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
                       Request, TextPart, ToolResultPart, action_tools, create_adapter,
                       next_turn_parts, read_reply, tag_format_instructions,
                       text_format_instructions)
-from adapters.base import Adapter
-from adapters.classify import scrub
-from adapters.replay import recording_key
-from adapters.tokens import estimate_request
+from llm_eval.adapters.base import Adapter
+from llm_eval.adapters.classify import scrub
+from llm_eval.adapters.replay import recording_key
+from llm_eval.adapters.tokens import estimate_request
 
 from ..autumn import Frame
 from ..calls import CONTEXT_OVERFLOW, CallPolicy, FatalProviderError, call

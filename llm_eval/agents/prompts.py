@@ -100,7 +100,7 @@ class PromptSet:
 
 
 def _root() -> Path:
-    return Path(str(resources.files("prompts")))
+    return Path(str(resources.files("llm_eval.prompts")))
 
 
 def prompt_variants(root: Path | None = None) -> list[str]:

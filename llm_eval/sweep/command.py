@@ -150,7 +150,7 @@ def _local_server(model: str, base_url: str) -> dict:
     """Options for a model served at ``base_url``; a local server needs no real key."""
     import os
 
-    from adapters.registry import parse_model, providers
+    from llm_eval.adapters.registry import parse_model, providers
 
     options = {"base_url": base_url}
     ref = parse_model(model)

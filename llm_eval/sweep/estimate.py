@@ -62,7 +62,7 @@ class ArmEstimate:
 
 def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
     """Play ``job`` against the stand-in model and sum its calls' usage and cost."""
-    from adapters.standin import StandInAdapter
+    from llm_eval.adapters.standin import StandInAdapter
 
     from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
     from .job import adapter_options, build_agent, job_harness, job_task, usage_of

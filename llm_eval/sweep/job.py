@@ -109,7 +109,7 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool
     s = job.settings
     if plays_without_model(job.model):   # a person cannot be built here: make_agent says so
         return make_agent(job.model, task, seed=job.agent_seed)
-    from adapters import GenerationConfig
+    from llm_eval.adapters import GenerationConfig
 
     from ..calls import CallPolicy
 
@@ -150,7 +150,7 @@ def adapter_options(model: str, spec: Sweep) -> dict[str, Any]:
 def cache_record(model: str, spec: Sweep, history: Any) -> dict[str, str]:
     """The header's ``cache``: the setting, how the route caches, how far a request repeats
     the previous one (``adapters.caching``, ``LLMAgent.prefix_stability``)."""
-    from adapters.caching import cache_kind
+    from llm_eval.adapters.caching import cache_kind
 
     from ..agents.llm import prefix_stability
 
@@ -305,7 +305,7 @@ def job_harness(job: Job, agent):
 
 
 def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
-    from adapters.classify import scrub
+    from llm_eval.adapters.classify import scrub
 
     calls = getattr(agent, "calls", None)
     usage, cost = (usage_of(calls, getattr(agent, "model", None),

@@ -208,7 +208,7 @@ def unpriced_models(spec: Sweep) -> list[str]:
 def check_ready(spec: Sweep) -> None:
     """Fail before any job starts on what would fail every job of a model: an unknown
     provider, a missing SDK or key (``SpecError`` naming the model and the variable)."""
-    from adapters import create_adapter
+    from llm_eval.adapters import create_adapter
 
     for model in spec.models:
         if provider_of(model) in FREE_PROVIDERS:

@@ -347,7 +347,7 @@ class Sweep(_Strict):
     @field_validator("models")
     @classmethod
     def _models(cls, models: list[str]) -> list[str]:
-        from adapters import UnknownProviderError, parse_model
+        from llm_eval.adapters import UnknownProviderError, parse_model
 
         for name in models:
             if name in LOCAL_AGENTS:
@@ -508,7 +508,7 @@ class Sweep(_Strict):
     @classmethod
     def _no_keys(cls, options: dict[str, dict[str, Any]],
                  info: ValidationInfo) -> dict[str, dict[str, Any]]:
-        from adapters.classify import scrub
+        from llm_eval.adapters.classify import scrub
 
         models = info.data.get("models")
         for model, values in options.items():
@@ -789,7 +789,7 @@ def provider_of(model: str) -> str:
         return "human"
     if is_mcp(model):
         return "mcp"
-    from adapters import parse_model
+    from llm_eval.adapters import parse_model
 
     return parse_model(model).provider
 

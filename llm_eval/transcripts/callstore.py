@@ -24,7 +24,7 @@ import functools
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from adapters.classify import scrub
+from llm_eval.adapters.classify import scrub
 
 from .cap import cap_strings
 from .patch import PatchChain, PatchError, apply

@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from adapters.classify import scrub
+from llm_eval.adapters.classify import scrub
 
 from .events import (ActionEvent, ContextExhaustedEvent, End, InfrastructureErrorEvent,
                      ModelCall, ObservationEvent, PhaseEnd, PhaseStart, Score, ToolCallEvent)

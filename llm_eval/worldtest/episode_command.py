@@ -60,8 +60,8 @@ def _calls_summary(calls: list[dict]) -> dict:
 
 
 def _llm_settings(args: argparse.Namespace) -> dict:
-    from adapters import GenerationConfig
-    from adapters.registry import parse_model, providers
+    from llm_eval.adapters import GenerationConfig
+    from llm_eval.adapters.registry import parse_model, providers
 
     config = GenerationConfig(max_output_tokens=args.max_output_tokens,
                               temperature=args.temperature, seed=args.model_seed,
@@ -174,9 +174,9 @@ def cmd_episode(args: argparse.Namespace) -> int:
                 harness=_harness_settings(args, is_model))
     unsaved = False
     if is_model:
-        from adapters import ProviderError
-        from adapters.replay import RecordingAdapter
-        from adapters.registry import create_adapter
+        from llm_eval.adapters import ProviderError
+        from llm_eval.adapters.replay import RecordingAdapter
+        from llm_eval.adapters.registry import create_adapter
         from ..calls import FatalProviderError, InfrastructureError
 
         if (problem := _output_problem(args)) is not None:
@@ -311,7 +311,7 @@ def _agent_name(text: str) -> str:
         except ScriptError as exc:
             raise argparse.ArgumentTypeError(str(exc)) from None
         return text
-    from adapters import UnknownProviderError, parse_model
+    from llm_eval.adapters import UnknownProviderError, parse_model
 
     if "/" not in text:
         close = difflib.get_close_matches(text, AGENTS, n=1)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from adapters import GenerationConfig, ImagePart, Message, Request, action_tools
+from llm_eval.adapters import GenerationConfig, ImagePart, Message, Request, action_tools
 
 # A fake key: tests check that it never reaches anything written.
 # built at run time, so no key-shaped literal is stored; it still looks like a key to scrub()

@@ -22,8 +22,8 @@ import re
 import threading
 from typing import Any
 
-from adapters.standin import KEEP_GOING
-from adapters.tokens import MESSAGE_OVERHEAD, estimate_text
+from llm_eval.adapters.standin import KEEP_GOING
+from llm_eval.adapters.tokens import MESSAGE_OVERHEAD, estimate_text
 
 REPLY_TOKENS = 40
 REPLY_TEXT = " step" * REPLY_TOKENS

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from adapter_sample import PNG
 
-from adapters import ImagePart, Message, Request, TextPart, Tool
-from adapters.caching import (MIN_CACHED_TOKENS, PromptCache, cache_kind, marked_part,
+from llm_eval.adapters import ImagePart, Message, Request, TextPart, Tool
+from llm_eval.adapters.caching import (MIN_CACHED_TOKENS, PromptCache, cache_kind, marked_part,
                               min_cached_tokens)
-from adapters.tokens import blocks, estimate_image, estimate_request, estimate_text
+from llm_eval.adapters.tokens import blocks, estimate_image, estimate_request, estimate_text
 
 TOOLS = (Tool(name="noop", description="do nothing", parameters={"type": "object"}),)
 LONG = "The ball falls until it lands on the floor, then it rolls to the left. " * 40

@@ -13,7 +13,7 @@ from adapter_sample import FORMS, PNG
 from fake_provider import FakeProvider
 from provider_bodies import chat_body
 
-from adapters import (GenerationConfig, ImagePart, Message, Request, TextPart, ToolCallPart,
+from llm_eval.adapters import (GenerationConfig, ImagePart, Message, Request, TextPart, ToolCallPart,
                       ToolResultPart, action_tools, create_adapter)
 
 ROUTES = {"openai-chat": "openai-chat/local-model", "litellm": "litellm/openai/local-model"}
@@ -125,7 +125,7 @@ def test_a_server_that_refuses_required_gets_auto(route, refusal):
 @pytest.mark.parametrize("route", ROUTES)
 def test_other_errors_are_not_a_refusal(route):
     """A 400 about something else is the verdict it was; required is sent again next time."""
-    from adapters import Fatal
+    from llm_eval.adapters import Fatal
 
     request = Request(messages=(Message.user("Frame 0."),), tools=action_tools(FORMS),
                       config=CONFIG)
@@ -150,7 +150,7 @@ def test_other_errors_are_not_a_refusal(route):
 
 def test_a_provider_500_without_a_base_url_is_not_a_refusal(httpx2_mock, monkeypatch):
     """Only a server at a base URL can be taken to refuse ``required`` by a silent 5xx."""
-    from adapters import Transient
+    from llm_eval.adapters import Transient
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-0123456789")
     adapter = create_adapter("openai-chat/gpt-4.1-mini")

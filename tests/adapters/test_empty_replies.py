@@ -95,7 +95,7 @@ ROUTES = {
 
 @pytest.mark.parametrize("route", ROUTES)
 def test_an_empty_reply_is_an_invalid_action_told_to_the_model(route):
-    from adapters import GenerationConfig
+    from llm_eval.adapters import GenerationConfig
 
     model, suffix, answer, knobs = ROUTES[route]
     bodies: list[dict] = []

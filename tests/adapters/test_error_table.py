@@ -35,9 +35,9 @@ import pytest
 import respx
 from adapter_sample import SECRET, request
 
-from adapters import Fatal, ProviderError, RateLimited, Transient, create_adapter
-from adapters.classify import ACCOUNT_REASONS, FIXES
-from adapters.sdk_clients import classify_sdk_error
+from llm_eval.adapters import Fatal, ProviderError, RateLimited, Transient, create_adapter
+from llm_eval.adapters.classify import ACCOUNT_REASONS, FIXES
+from llm_eval.adapters.sdk_clients import classify_sdk_error
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "provider-errors.md"
 KINDS = {"fatal": Fatal, "rate_limited": RateLimited, "transient": Transient}
@@ -88,7 +88,7 @@ def _in(seconds: int) -> str:
 
 @pytest.fixture(autouse=True)
 def _frozen_clock(monkeypatch):
-    monkeypatch.setattr("adapters.classify.time", SimpleNamespace(time=NOW.timestamp))
+    monkeypatch.setattr("llm_eval.adapters.classify.time", SimpleNamespace(time=NOW.timestamp))
 
 
 QUOTA_TEXT = ("You exceeded your current quota, please check your plan and billing details. "

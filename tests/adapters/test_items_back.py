@@ -25,9 +25,9 @@ from adapter_sample import SECRET, request
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, responses_body
 
-from adapters import (GenerationConfig, Message, ToolResultPart, create_adapter,
+from llm_eval.adapters import (GenerationConfig, Message, ToolResultPart, create_adapter,
                       read_tool_reply)
-from adapters.chat_format import stable_call_id
+from llm_eval.adapters.chat_format import stable_call_id
 
 RESPONSES = "https://api.openai.com/v1/responses"
 SIGNATURE = "CiQBjz1rX0thoughtSignatureOfTheCall=="

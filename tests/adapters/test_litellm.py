@@ -12,7 +12,7 @@ import respx
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import anthropic_error, messages_body
 
-from adapters import (Fatal, GenerationConfig, Message, RateLimited, Request, ToolCallPart,
+from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, Request, ToolCallPart,
                       ToolResultPart, action_tools, create_adapter, read_tool_reply)
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"

@@ -12,8 +12,8 @@ from adapter_sample import FORMS, request
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body, responses_body
 
-from adapters import Transient, create_adapter, read_tool_reply
-from adapters.classify import MALFORMED
+from llm_eval.adapters import Transient, create_adapter, read_tool_reply
+from llm_eval.adapters.classify import MALFORMED
 from llm_eval.calls import CallPolicy, InfrastructureError, call
 
 ATTEMPTS = 3

@@ -9,7 +9,7 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import chat_body, openai_error
 
-from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
+from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
                       create_adapter, read_tool_reply)
 
 URL = "https://api.openai.com/v1/chat/completions"
@@ -72,7 +72,7 @@ def test_rate_limit_retry_after_ms(adapter, httpx2_mock):
 
 
 def test_malformed_json_is_transient_and_404_fatal(adapter, httpx2_mock):
-    from adapters import Transient
+    from llm_eval.adapters import Transient
 
     httpx2_mock.post(URL).respond(200, content=b"{not json",
                                   headers={"content-type": "application/json"})

@@ -14,7 +14,7 @@ import pytest
 from adapter_sample import SECRET, request
 from provider_bodies import chat_body
 
-from adapters import create_adapter
+from llm_eval.adapters import create_adapter
 
 URL = "https://api.openai.com/v1/chat/completions"
 REFUSAL = {"error": {"message": "Unsupported parameter: 'parallel_tool_calls' is not supported "

@@ -10,7 +10,7 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import openai_error, responses_body
 
-from adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
+from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
                       create_adapter, read_tool_reply)
 
 URL = "https://api.openai.com/v1/responses"

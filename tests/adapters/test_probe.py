@@ -11,7 +11,7 @@ import pytest
 from fake_provider import FakeProvider
 from provider_bodies import anthropic_error, chat_body, messages_body, openai_error
 
-from adapters import action_tools
+from llm_eval.adapters import action_tools
 from llm_eval.cli import main
 from llm_eval.pricing import price
 from llm_eval.probe import (CheckSettings, check_model_sync, default_tasks,
@@ -409,7 +409,7 @@ def responses_model():
 def test_openai_responses_reasoning_and_automatic_cache_accepted(monkeypatch):
     """The route's own API (no base URL in the settings, so the cache is OpenAI's automatic
     one), its adapter pointed at loopback."""
-    from adapters import create_adapter
+    from llm_eval.adapters import create_adapter
 
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     with FakeProvider(responder=responses_model()) as fake:

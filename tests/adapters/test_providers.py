@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from adapters import (Adapter, UnknownProviderError, create_adapter, parse_model, providers,
+from llm_eval.adapters import (Adapter, UnknownProviderError, create_adapter, parse_model, providers,
                       register_provider)
-from adapters.registry import _REGISTRY
+from llm_eval.adapters.registry import _REGISTRY
 from llm_eval.cli import main
 
 

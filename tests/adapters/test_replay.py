@@ -8,8 +8,8 @@ import json
 import pytest
 from adapter_sample import request
 
-from adapters import Adapter, Fatal, GenerationConfig, Response, create_adapter
-from adapters.replay import RecordingAdapter, RecordingError
+from llm_eval.adapters import Adapter, Fatal, GenerationConfig, Response, create_adapter
+from llm_eval.adapters.replay import RecordingAdapter, RecordingError
 from llm_eval.calls import FatalProviderError, call_sync
 
 

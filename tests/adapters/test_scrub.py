@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from adapter_sample import SECRET
 
-from adapters.classify import classify_status, retry_after_from, scrub
+from llm_eval.adapters.classify import classify_status, retry_after_from, scrub
 
 
 def test_scrub_keys_headers_and_key_looking_strings(monkeypatch):
@@ -45,7 +45,7 @@ def test_credentials_inside_urls_are_scrubbed():
 def test_sdk_clients_share_one_tls_context_unless_a_client_is_given():
     import openai
 
-    from adapters.sdk_clients import http_client
+    from llm_eval.adapters.sdk_clients import http_client
 
     first, second = http_client(openai, {}), http_client(openai, {})
     assert first is not second

@@ -19,8 +19,8 @@ import respx
 from adapter_sample import SECRET, request
 from provider_bodies import anthropic_error, chat_body, messages_body, responses_body
 
-from adapters import GenerationConfig, create_adapter
-from adapters.chat_format import ToolChoiceFallback
+from llm_eval.adapters import GenerationConfig, create_adapter
+from llm_eval.adapters.chat_format import ToolChoiceFallback
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"
 REFUSED = "Thinking may not be enabled when tool_choice forces tool use."

@@ -98,7 +98,7 @@ class TextModel:
     """An in-process model for the text and tag formats: replies in order."""
 
     def __init__(self, replies):
-        from adapters.base import Adapter
+        from llm_eval.adapters.base import Adapter
 
         outer = self
 
@@ -106,7 +106,7 @@ class TextModel:
             provider = "scripted"
 
             async def complete(self, request):
-                from adapters import Response
+                from llm_eval.adapters import Response
 
                 outer.requests.append(request)
                 return Response(provider="scripted", model_requested="m", model="m",

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from adapters import GenerationConfig, Response, ToolCall
-from adapters.base import Adapter
+from llm_eval.adapters import GenerationConfig, Response, ToolCall
+from llm_eval.adapters.base import Adapter
 from llm_eval.agents import make_agent
 from llm_eval.agents.llm import LLMAgent, parse_rendering
 from llm_eval.agents.prompts import (PLACEHOLDERS, PromptError, TEMPLATES, load_prompts,
@@ -330,7 +330,7 @@ def test_a_tool_not_offered_now_is_an_invalid_action_the_model_is_told_about():
 
 def test_infrastructure_and_fatal_errors_propagate():
     from llm_eval.calls import CallPolicy, InfrastructureError
-    from adapters import Transient
+    from llm_eval.adapters import Transient
 
     def down(request):
         raise Transient("fake outage", provider="scripted")
@@ -379,7 +379,7 @@ def test_a_call_interrupted_by_ctrl_c_is_cancelled_before_the_adapter_closes():
     import asyncio
     import signal
 
-    from adapters.standin import StandInAdapter
+    from llm_eval.adapters.standin import StandInAdapter
 
     order: list[str] = []
 

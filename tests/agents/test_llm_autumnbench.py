@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import GenerationConfig, Response
-from adapters.tools import read_tag_reply, tagged
+from llm_eval.adapters import GenerationConfig, Response
+from llm_eval.adapters.tools import read_tag_reply, tagged
 from llm_eval.agents.llm import LLMAgent
 from llm_eval.tasks.autumnbench_import import import_autumnbench
 from llm_eval.tasks.store import load_task, load_tasks

@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adapters"))
 from cache_billing import AnthropicCache, anthropic_responder, chat_responder  # noqa: E402
 from fake_provider import FakeProvider  # noqa: E402
 
-from adapters.tokens import estimate_request  # noqa: E402
+from llm_eval.adapters.tokens import estimate_request  # noqa: E402
 from llm_eval.agents.llm import AUTO_SHARE, LLMAgent  # noqa: E402
 from llm_eval.calls import CallPolicy  # noqa: E402
 from llm_eval.tasks.store import load_task  # noqa: E402

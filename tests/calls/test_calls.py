@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from adapters import Adapter, Fatal, Message, RateLimited, Request, Response, Transient
+from llm_eval.adapters import Adapter, Fatal, Message, RateLimited, Request, Response, Transient
 from llm_eval.calls import (CallPolicy, FatalProviderError, InfrastructureError, call,
                             call_sync)
 
@@ -111,7 +111,7 @@ def test_bugs_are_not_retried():
 def test_result_is_priced_by_the_model_asked_for():
     """By its LiteLLM name from LiteLLM's map (``llm_eval.pricing``), whatever the route;
     ``priced_as`` names the model a replay stands for."""
-    from adapters import Usage
+    from llm_eval.adapters import Usage
     from llm_eval.pricing import price
 
     usage = Usage(input_tokens=1_000_000, output_tokens=100_000)

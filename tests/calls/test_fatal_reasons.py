@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import Adapter, Message, Request, Response
-from adapters.classify import ACCOUNT_REASONS, classify_status
+from llm_eval.adapters import Adapter, Message, Request, Response
+from llm_eval.adapters.classify import ACCOUNT_REASONS, classify_status
 from llm_eval.calls import CallPolicy, FatalProviderError, call_sync
 
 REQUEST = Request(messages=(Message.user("hello"),))

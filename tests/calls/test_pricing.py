@@ -10,7 +10,7 @@ import sys
 
 import pytest
 
-from adapters import Usage
+from llm_eval.adapters import Usage
 from llm_eval.pricing import (PriceFileError, book_for, describe_cost, litellm_name,
                               load_prices, price, source_of_record)
 

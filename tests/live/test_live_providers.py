@@ -12,7 +12,7 @@ import os
 
 import pytest
 
-from adapters import GenerationConfig
+from llm_eval.adapters import GenerationConfig
 from llm_eval.agents import make_agent
 from llm_eval.tasks import load_task
 from llm_eval.worldtest import run_episode

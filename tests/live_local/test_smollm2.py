@@ -141,7 +141,7 @@ def episode_sweep(model: str, tool_mode: str):
 @pytest.mark.timeout(1200)
 @pytest.mark.parametrize("route", list(ROUTES))
 def test_smollm2_plays_a_short_episode(route, servers, tmp_path):
-    from adapters import create_adapter
+    from llm_eval.adapters import create_adapter
     from llm_eval.replay import replay_transcript
     from llm_eval.sweep import execute_job
     from llm_eval.transcripts import read_transcript

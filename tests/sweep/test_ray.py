@@ -36,7 +36,7 @@ def ray_cluster():
     """A local Ray cluster for the session. Its workers get their environment from this
     process as it is now (as on a real cluster they get that of ``ray start``): no real
     provider key, a fake OpenAI one for the fake provider, LiteLLM kept offline."""
-    from adapters.classify import SECRET_ENV_VARS
+    from llm_eval.adapters.classify import SECRET_ENV_VARS
 
     saved = {name: os.environ.pop(name) for name in SECRET_ENV_VARS if name in os.environ}
     os.environ["OPENAI_API_KEY"] = SECRET

@@ -83,7 +83,7 @@ def test_edited_settings_are_caught_before_anything_runs(tmp_path, capsys):
 def test_the_replay_adapter_refuses_a_call_beyond_the_recording(tmp_path):
     import asyncio
 
-    from adapters.types import Fatal, Message, Request, TextPart
+    from llm_eval.adapters.types import Fatal, Message, Request, TextPart
 
     def change(lines):
         lines[:] = [e for e in lines if e["type"] != "model_call"]

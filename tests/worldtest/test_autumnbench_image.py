@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 import autumnbench_fixture as F
-from adapters import GenerationConfig, ImagePart
+from llm_eval.adapters import GenerationConfig, ImagePart
 from llm_eval.agents.llm import LLMAgent
 from llm_eval.autumn import Frame
 from llm_eval.render import RenderError
@@ -29,8 +29,8 @@ from llm_eval.worldtest.autumnbench.view import model_view
 from llm_eval.worldtest.observation import Picture
 from llm_eval.worldtest.programs import modified_world, original_world
 
-from adapters import Response
-from adapters.base import Adapter
+from llm_eval.adapters import Response
+from llm_eval.adapters.base import Adapter
 
 IMAGE = HarnessSettings(render_mode="image")
 N = 8   # drizzle's frame rate (the standard library's)

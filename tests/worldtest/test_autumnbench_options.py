@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import autumnbench_fixture as F
-from adapters import Response
-from adapters.base import Adapter
+from llm_eval.adapters import Response
+from llm_eval.adapters.base import Adapter
 from llm_eval.replay import replay_transcript
 from llm_eval.sweep.job import execute_job
 from llm_eval.sweep.spec import SpecError, Sweep

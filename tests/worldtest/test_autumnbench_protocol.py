@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 import autumnbench_fixture as F
-from adapters.tools import InvalidAction, read_tag_reply, tagged
+from llm_eval.adapters.tools import InvalidAction, read_tag_reply, tagged
 from llm_eval.agents import make_agent
 from llm_eval.agents.random_agent import RandomAgent
 from llm_eval.errors import TaskFileError

@@ -109,7 +109,7 @@ def test_an_unwritable_folder_is_refused_before_the_first_call(capsys, monkeypat
 
 
 def test_a_file_that_fails_at_the_end_does_not_hide_the_result(tmp_path, capsys, monkeypatch):
-    import adapters.replay
+    import llm_eval.adapters.replay
 
     def no_space(path, data, **kw):
         raise OSError(28, "No space left on device", str(path))

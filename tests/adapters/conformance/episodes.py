@@ -20,7 +20,7 @@ from cache_billing import standin_action
 from fake_provider import FakeProvider
 from wire_bodies import KEY
 
-from adapters import GenerationConfig
+from llm_eval.adapters import GenerationConfig
 from llm_eval.calls import CallPolicy
 
 __all__ = ["Replier", "Recording", "play"]

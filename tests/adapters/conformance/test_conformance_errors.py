@@ -17,7 +17,7 @@ from adapter_sample import FORMS
 from scenarios import first_reply
 from wire_bodies import ROUTES, Answer, error, errors, send
 
-from adapters import Fatal, GenerationConfig, Message, Request, action_tools
+from llm_eval.adapters import Fatal, GenerationConfig, Message, Request, action_tools
 from llm_eval.calls import CallPolicy, FatalProviderError
 
 RETRIED = ("rate_limited", "transient")

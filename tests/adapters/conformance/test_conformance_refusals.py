@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from episodes import Refusing, Replier, play
 
-from adapters import GenerationConfig
+from llm_eval.adapters import GenerationConfig
 
 THINKING = GenerationConfig(max_output_tokens=512, thinking_budget=1024)
 PLAIN = GenerationConfig(max_output_tokens=512)

@@ -10,7 +10,7 @@ import pytest
 from adapter_sample import FORMS
 from wire_bodies import ROUTES, replies, reply, send
 
-from adapters import GenerationConfig, Message, Request, action_tools
+from llm_eval.adapters import GenerationConfig, Message, Request, action_tools
 
 CASES = [(route, name) for route in ROUTES for name in replies(ROUTES[route].api)]
 REQUEST = Request(messages=(Message.system("s"), Message.user("Frame 0.")),

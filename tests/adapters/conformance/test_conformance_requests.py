@@ -76,7 +76,7 @@ def test_a_thinking_budget_stays_below_max_tokens(route, knobs):
     from turn_rules import thinking_within_max_tokens
     from wire_bodies import send
 
-    from adapters import GenerationConfig, Message, Request
+    from llm_eval.adapters import GenerationConfig, Message, Request
 
     most, budget, effort = knobs
     config = GenerationConfig(max_output_tokens=most, thinking_budget=budget,

@@ -13,7 +13,7 @@ from scenarios import first_reply
 from strict_schemas import changed_by, phase_forms, strict_tools
 from wire_bodies import ROUTES, send
 
-from adapters import GenerationConfig, Message, Request, action_tools
+from llm_eval.adapters import GenerationConfig, Message, Request, action_tools
 
 PHASES = phase_forms()
 

@@ -14,7 +14,7 @@ from episodes import Replier, play
 from sdk_request_types import check
 from turn_rules import RULES
 
-from adapters import GenerationConfig
+from llm_eval.adapters import GenerationConfig
 
 PLAIN = GenerationConfig(max_output_tokens=512)
 REASONING = GenerationConfig(max_output_tokens=512, reasoning_effort="high")
