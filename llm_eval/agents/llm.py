@@ -21,7 +21,10 @@ the transcript.
 Under the ``autumnbench`` protocol (observations carry the harness's ``text``) a turn is that
 text and the variant's ``turn.md`` filled with the offered action strings (the harness's
 per-turn message, A3); the reply is read in the tag or text format verbatim, and a reply with
-no action becomes ``noop`` with no message back, as in the harness (A5).
+no action becomes ``noop`` with no message back, as in the harness (A5). Each reply's
+``<scratchpad_add>`` / ``<scratchpad_del>`` tags keep the harness's scratchpad (A6,
+``worldtest.autumnbench.scratchpad``; the ``notes`` tool's store when that tool is on); with
+history k it is one user message after the system prompt instead of the one-line summary (A4).
 
 History: ``"full"`` keeps every turn; an integer k keeps the last k turns, preceded by a
 one-line summary of the earlier ones (and the current phase's instructions, if their turn was
@@ -85,6 +88,7 @@ from ..transcripts.callstore import CallEncoder
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
 from ..agent_tools import AgentToolbox, ToolCaps, text_calls
+from ..agent_tools.notes import Notes
 from ..agent_tools.toolbox import strip_text_calls
 from .prompts import PromptSet, cells_text, load_prompts, observation_header
 
@@ -212,6 +216,8 @@ class LLMAgent:
             response = result.response
             used = len(self.toolbox.records) if self.toolbox is not None else 0
             reply = self._read(observation, response, turn)
+            if observation.text is not None:   # the harness's scratchpad tags (A6)
+                self._keep_scratchpad(response.text, used)
             if reply is None:   # the reply only called tools: their results go back
                 self.calls.append(self._record(observation, request, result, None))
                 self._emit(request, used)
@@ -279,6 +285,26 @@ class LLMAgent:
         turn.results = parts
         return action
 
+    def _scratchpad(self) -> Notes:
+        """The harness's scratchpad under the autumnbench profile: the ``notes`` tool's store
+        when that tool is on (one text for both), else the agent's own."""
+        if self.toolbox is not None and "notes" in self.toolbox.tools:
+            return self.toolbox.notes
+        return self._own_scratchpad
+
+    def _keep_scratchpad(self, reply: str, used: int) -> None:
+        """Apply a reply's ``<scratchpad_add>`` / ``<scratchpad_del>`` (after its tool calls)."""
+        from ..worldtest.autumnbench.scratchpad import update
+
+        store = self._scratchpad()
+        if self.toolbox is not None:
+            # a replay answers notes_write from the transcript without running it: its effect
+            # on the shared text is applied here, so the scratchpad shown replays exactly
+            for record in self.toolbox.records[used:]:
+                if record.tool == "notes_write" and record.status == "ok":
+                    store.text = record.arguments["text"]
+        store.text = update(store.text, reply)
+
     def close(self) -> None:
         """Release the adapter's connections and the agent's event loop."""
         if self._loop is not None:
@@ -297,6 +323,8 @@ class LLMAgent:
         self.refusal: dict[str, Any] | None = None   # the call refused for its length
         self._turns: list[_Turn] = []
         self._phase: str | None = None
+        self._harness = False            # the autumnbench profile's turns (observation text)
+        self._own_scratchpad = Notes()   # its scratchpad when the notes tool is off (A6)
         self._instructions: dict[str, str] = {}
         self._seen: Frame | None = None
         self._grid_size: int | None = None
@@ -327,6 +355,7 @@ class LLMAgent:
             from ..worldtest.autumnbench.view import JPEG, model_view
 
             self._phase = obs.phase
+            self._harness = True
             shown, jpegs = model_view(obs)   # image mode: a line and the images (A7)
             body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=shown)
             after = ""
@@ -552,6 +581,13 @@ class LLMAgent:
                 else:
                     self._first_message = {first: message}
                 messages.append(turn.assistant)
+        if self._harness and isinstance(self.history, int):
+            # the harness's cut history (A4): its scratchpad right after the system prompt,
+            # where other protocols get the one-line summary (``_opening``)
+            from ..worldtest.autumnbench.scratchpad import message_text
+
+            messages.insert(1, Message.user(TextPart(text=message_text(
+                self._scratchpad().text))))
         forms = tuple(obs.actions)
         if self._forms is None or self._forms[0] != forms:   # a phase's forms: built once
             self._forms = (forms, action_tools(forms), tuple(f.to_dict() for f in forms))
@@ -568,8 +604,9 @@ class LLMAgent:
 
     def _opening(self, first: int) -> str:
         """What the first kept turn needs when earlier ones are dropped: a one-line summary,
-        the phase's instructions, the last reply's error."""
-        if first == 0:
+        the phase's instructions, the last reply's error. None under the autumnbench profile,
+        whose cut history shows the scratchpad instead (``_build``)."""
+        if first == 0 or self._harness:
             return ""
         dropped = self._turns[:first]
         actions = [t.action for t in dropped]
