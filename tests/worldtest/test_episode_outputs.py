@@ -114,7 +114,7 @@ def test_a_file_that_fails_at_the_end_does_not_hide_the_result(tmp_path, capsys,
     def no_space(path, data, **kw):
         raise OSError(28, "No space left on device", str(path))
 
-    monkeypatch.setattr(adapters.replay, "write_atomic", no_space)
+    monkeypatch.setattr(llm_eval.adapters.replay, "write_atomic", no_space)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     actions = reference_actions()
     with FakeProvider() as fake:
