@@ -1,4 +1,5 @@
 """Model-provider adapters: one module per provider (OpenAI, Anthropic, LiteLLM) plus replay.
+Installed as ``llm_eval.adapters`` (``pyproject.toml``, ``package-dir``).
 
 Each adapter turns one ``Request`` into one ``Response`` and only classifies errors; the core
 (``llm_eval.calls``) owns retries, concurrency and timeouts. Importing this package imports no

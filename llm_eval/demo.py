@@ -42,7 +42,7 @@ def demo_spec(worlds=DEMO_WORLDS, seeds=DEMO_SEEDS):
 
 
 def recorded_transcripts() -> list[Path]:
-    """The real-model transcripts shipped in the package's ``transcripts/``."""
+    """The real-model transcripts shipped as ``llm_eval.recordings`` (the root ``transcripts/``)."""
     root = Path(str(resources.files("llm_eval.recordings")))
     return sorted(root.glob("*.jsonl"))
 

@@ -1,1 +1,3 @@
-"""Prompt templates and prompt variants: data shipped with the package, not code."""
+"""Prompt templates and prompt variants: data shipped with the package, not code.
+
+Installed as ``llm_eval.prompts`` (``pyproject.toml``, ``package-dir``)."""
