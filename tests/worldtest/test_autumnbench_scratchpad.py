@@ -109,6 +109,16 @@ def test_at_full_history_it_is_kept_and_never_shown(planning):
     assert agent._scratchpad().text == "left moves;"   # kept, as the harness keeps it
 
 
+def test_at_full_history_the_requests_are_those_sent_before_the_scratchpad(planning,
+                                                                          monkeypatch):
+    # what an episode sends at the default history does not depend on the scratchpad, so the
+    # requests (and the transcripts recorded before it) are unchanged
+    _, kept, _ = play(planning, "full")
+    monkeypatch.setattr(LLMAgent, "_keep_scratchpad", lambda self, reply, used: None)
+    _, without, _ = play(planning, "full")
+    assert [r.canonical_hash() for r in kept] == [r.canonical_hash() for r in without]
+
+
 def test_other_protocols_read_no_scratchpad_tags():
     from llm_eval.tasks.store import load_task
 
