@@ -284,7 +284,12 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "beehive": {"mfp": {"mfp_seed": 15},
                     "cd": {"seed": 2, "cd_trigger": "> sipped 6",
                            "cd_witness": ("click 4 1", "click 4 3", "click 6 4", "click 7 5",
-                                          *_rep("noop", 30))}},
+                                          *_rep("noop", 30))},
+                    # beehive-planning: a flower planted at (12,12) and the beekeeper at (11,8);
+                    # v1's full hive waits on the bees' random flights (the blind planner missed
+                    # its first redraw; eight combs were still unresolved after a minute of CPU)
+                    "planning": {"plan_witness": ("click 12 12", *_rep("right", 3)),
+                                 "plan_mask": ((12, 12), (11, 8))}},
         "crystals": {"mfp": {"mfp_seed": 9}},
         # two noops first: the first difference comes on a tick whose next frame the
         # original program (growing every 3 ticks) does not catch up with
