@@ -1,0 +1,182 @@
+"""Task validation and import speed: where ``llm-eval tasks validate`` and ``llm-eval tasks
+import`` spend their time (issue 35).
+
+    python benchmarks/validation.py                      # import, per-check times, one redraw
+    python benchmarks/validation.py --suite              # + the whole suite (long: 10+ minutes)
+    python benchmarks/validation.py --tasks beehive-cd warehouse-planning
+    python benchmarks/validation.py --json
+
+Figures:
+- ``import``: ``tasks import autumnbench`` of the public example (tests/fixtures/autumnbench,
+  one world, three tasks), with validation (``--validate now``) and without (``later``);
+- per check: the CPU seconds of each check of ``validate_task`` (full effort, the planning
+  redraws excepted) on a few tasks (default: one of each family, the slowest of the core
+  worlds in each);
+- ``reachable_without_dice``: one redraw of the blind planner on moles-planning (v1);
+- ``--suite``: wall time of the whole shipped suite (``--suite-name``, default v1) validated
+  by ``validate_in_processes`` on ``--processes`` workers (default: every core), the planning
+  redraws left out unless ``--redraws``.
+
+Times are CPU seconds of this process (``time.process_time``) except where it says wall; the
+machine's load (``os.getloadavg``) is printed beside them, as other work shares the cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+
+FIXTURE = REPO_ROOT / "tests" / "fixtures" / "autumnbench"
+DEFAULT_TASKS = ("beehive-cd", "beehive-planning", "wander-mfp")
+CHECKS = ("check_seed", "check_witness_reaches_goal", "check_goal_differs",
+          "check_random_planning", "check_trajectory", "check_mask_dynamic",
+          "check_answer_unique", "check_options_distinct", "check_random_mfp",
+          "check_mfp_dice", "check_modified_loads", "check_trigger", "check_condition_initial",
+          "check_before_and_after", "check_cd_change_dice", "check_cd_condition_dice",
+          "check_oracle")
+
+
+def _load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def import_times() -> dict:
+    """Wall and CPU (children's user+sys) seconds of the import command, both ways."""
+    out = {}
+    for mode in ("now", "later"):
+        with tempfile.TemporaryDirectory() as tmp:
+            before = os.times()
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-m", "llm_eval", "tasks", "import", "autumnbench",
+                            str(FIXTURE), "--out", f"{tmp}/t", "--validate", mode],
+                           check=True, capture_output=True, cwd=REPO_ROOT)
+            wall = time.perf_counter() - start
+            after = os.times()
+            cpu = (after.children_user - before.children_user
+                   + after.children_system - before.children_system)
+            out[mode] = {"wall": round(wall, 2), "cpu": round(cpu, 2)}
+    return out
+
+
+def check_times(task_ids, suite: str) -> dict:
+    """CPU seconds of each check of each task (full effort, no planning redraws)."""
+    from llm_eval.tasks import validate as V
+    from llm_eval.tasks.store import load_task
+
+    spent: dict[str, float] = {}
+    real = {name: getattr(V, name) for name in CHECKS}
+
+    def timed(name, fn):
+        def wrapper(*args):
+            start = time.process_time()
+            try:
+                return fn(*args)
+            finally:
+                spent[name] = spent.get(name, 0.0) + time.process_time() - start
+        return wrapper
+
+    effort = dataclasses.replace(V.FULL, plan_redraws=0)
+    out = {}
+    try:
+        for name, fn in real.items():
+            setattr(V, name, timed(name, fn))
+        for tid in task_ids:
+            world, _, family = tid.rpartition("-")
+            task = load_task(world, family, suite)
+            spent.clear()
+            start = time.process_time()
+            V.validate_task(task, effort)
+            total = time.process_time() - start
+            out[tid] = {"total": round(total, 2),
+                        "checks": {k: round(v, 2) for k, v in
+                                   sorted(spent.items(), key=lambda kv: -kv[1]) if v >= 0.01}}
+    finally:
+        for name, fn in real.items():
+            setattr(V, name, fn)
+    return out
+
+
+def redraw_time(suite: str) -> dict:
+    from llm_eval.tasks import dice
+    from llm_eval.tasks.store import load_task
+
+    task = load_task("moles", "planning", suite)
+    state = dice.draw_states(dice.stream_seed(task.id, "planning"), 1)[0]
+    start = time.process_time()
+    reached, step, searches = dice.blind_plan_succeeds(task, state)
+    return {"task": task.id, "cpu": round(time.process_time() - start, 2),
+            "reached": reached, "step": step, "searches": searches}
+
+
+def suite_time(suite: str, processes: int, redraws: bool) -> dict:
+    from llm_eval.tasks.store import all_tasks
+    from llm_eval.tasks.validate import FULL, validate_in_processes
+
+    effort = FULL if redraws else dataclasses.replace(FULL, plan_redraws=0)
+    tasks = all_tasks(suite=suite)
+    start = time.perf_counter()
+    reports = list(validate_in_processes(tasks, effort, processes))
+    return {"suite": suite, "tasks": len(reports), "processes": processes,
+            "planning_redraws": effort.plan_redraws,
+            "wall": round(time.perf_counter() - start, 1),
+            "passed": sum(r.passed for r in reports)}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tasks", nargs="+", default=list(DEFAULT_TASKS), metavar="ID")
+    parser.add_argument("--suite", action="store_true", help="also validate the whole suite")
+    parser.add_argument("--suite-name", default="v1", help="the suite (default v1)")
+    parser.add_argument("--processes", type=int, default=None)
+    parser.add_argument("--redraws", action="store_true",
+                        help="with --suite: the planning redraws too (hours of CPU)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+
+    from llm_eval.sweep.workers import default_processes
+
+    result = {"cores": os.cpu_count(), "load_before": _load(),
+              "import": import_times(),
+              "checks": check_times(args.tasks, args.suite_name),
+              "redraw": redraw_time(args.suite_name)}
+    if args.suite:
+        result["suite"] = suite_time(args.suite_name, args.processes or default_processes(),
+                                     args.redraws)
+    result["load_after"] = _load()
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"{result['cores']} cores; load {result['load_before']} before, "
+          f"{result['load_after']} after")
+    for mode, t in result["import"].items():
+        print(f"import of the public example, --validate {mode}: {t['wall']} s wall, "
+              f"{t['cpu']} s cpu")
+    for tid, t in result["checks"].items():
+        parts = ", ".join(f"{k.removeprefix('check_')} {v}" for k, v in t["checks"].items())
+        print(f"{tid}: {t['total']} s cpu ({parts})")
+    r = result["redraw"]
+    print(f"reachable_without_dice, one redraw of {r['task']}: {r['cpu']} s cpu "
+          f"(reached {r['reached']} at step {r['step']}, {r['searches']} searches)")
+    if "suite" in result:
+        s = result["suite"]
+        print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "
+              f"{s['processes']} processes (planning redraws {s['planning_redraws']}; "
+              f"{s['passed']} pass)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
