@@ -1,6 +1,9 @@
 """The ``llm-eval tasks`` commands: ``generate WORLD [--out DIR]`` writes a world's three task
 files; ``validate [--json] [--quick] [--processes N] [WORLD...]`` runs every validity check on the shipped
-tasks and prints a table per task (or JSON), exiting 1 when any task fails.
+tasks and prints a table per task (or JSON), exiting 1 when any task fails; ``validate --tasks
+DIR`` validates the task files of a directory instead (imported ones as the import does);
+``import autumnbench DATA_DIR [--validate now|later]`` imports published tasks, validating
+them now or listing them as not validated (``unvalidated``).
 """
 
 from __future__ import annotations
