@@ -103,3 +103,30 @@ def test_add_obj_tags_and_copies_as_defined(rt):
             assert (new is not old) == (old.__class__ in (Obj, Pos, AList))
         tags.add(got.tag)
     assert len(tags) >= 4
+
+
+# An inlined parameter given a checked number skips its own checks (fuse_calls.inline_body)
+# until a call could reassign it (a type change is refused by the assignment itself, 6.3): a
+# callee assigns it through the dynamic scope, and the reads after the call must see the new
+# value, as the closures do.
+REASSIGNED_NUMBER = """(program (= GRID_SIZE 4) (= xs (list 10 20 30)) (= n 0)
+  (= spoil (--> z (= i z)))
+  (= pick (--> i (+ (at xs i) (let (= ignored (spoil 2)) (at xs i)))))
+  (= place (--> (i j) (Position i (let (= ignored (spoil 0)) (+ i j)))))
+  (on left (= n (pick (+ n 1))))
+  (on right (= n (.. (place (+ n 1) 3) y))))"""
+
+
+def test_a_known_number_reassigned_by_a_callee_is_read_again():
+    from tracing import trace
+    actions = ["left", "right", "left"]
+    fused = trace(REASSIGNED_NUMBER, actions, 3, fusion=True)
+    assert fused == trace(REASSIGNED_NUMBER, actions, 3, fusion=False)
+    it = Interpreter()
+    it.run_script(REASSIGNED_NUMBER, seed=3)
+    it.left()
+    it.step()
+    assert it.evaluate_to_string("n") == "(50: N)"     # (at xs 1) + (at xs 2) after spoil
+    it.right()
+    it.step()
+    assert it.evaluate_to_string("n") == "(3: N)"      # (+ 0 3) after spoil set i to 0
