@@ -293,6 +293,12 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "crystals": {"mfp": {"mfp_seed": 9}},
         # two noops first: the first difference comes on a tick whose next frame the
         # original program (growing every 3 ticks) does not catch up with
+        # ecosystem-planning: the first three bushes of v1's loop and the ranger beside them
+        # at (12,7); v1's seven bushes and 18 steps among randomly moving animals were
+        # reached in 1 of the first 2 redraws
+        "ecosystem": {"planning": {"plan_witness": (*_rep("right", 3), "click 13 9", "up",
+                                                    "click 13 8", "up", "click 13 7"),
+                                   "plan_mask": ((13, 9), (13, 8), (13, 7), (12, 7))}},
         "garden": {"cd": {"cd_witness": ("noop", "noop", "click 1 11", "click 3 11",
                                          *_rep("noop", 10))}},
         "hunters": {"mfp": {"mfp_seed": 10}},
