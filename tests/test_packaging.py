@@ -16,7 +16,6 @@ transcripts; ``llm_eval.transcripts`` is the transcript writer). Three kinds of 
 from __future__ import annotations
 
 import ast
-import importlib.util
 import os
 import re
 import shutil
@@ -170,10 +169,10 @@ def _clean_env() -> dict[str, str]:
 
 def _pip(*args: str, cwd: Path, python: str = sys.executable) -> None:
     # run away from any source tree: an llm_eval.egg-info on sys.path reads as "installed"
-    # without the wheel package setuptools cannot build in this environment: let pip fetch the
-    # build requirements into an isolated one instead
-    isolation = [] if importlib.util.find_spec("wheel") is None else ["--no-build-isolation"]
-    done = subprocess.run([sys.executable, "-m", "pip", "--python", python, *args, *isolation,
+    # built with this environment's setuptools (the test extra asks for one that builds wheels
+    # itself): the tests stay offline, no build requirement is fetched
+    done = subprocess.run([sys.executable, "-m", "pip", "--python", python, *args,
+                           "--no-build-isolation",
                            "--no-deps", "--quiet", "--disable-pip-version-check"],
                           cwd=cwd, env=_clean_env(), capture_output=True, text=True,
                           timeout=600)
@@ -228,7 +227,16 @@ def test_the_wheel_installs_only_llm_eval(tmp_path):
 def test_an_editable_install_maps_the_root_folders_under_llm_eval(tmp_path):
     source = _copy_source(tmp_path / "src")
     python = _fresh_venv(tmp_path / "venv")
-    _pip("install", "--editable", str(source), cwd=tmp_path, python=python)
+    # the editable wheel (PEP 660) built here, offline, by the backend pip would call, then
+    # installed into the empty environment as pip install --editable does
+    built = subprocess.run(
+        [sys.executable, "-c", "import sys, setuptools.build_meta as backend; "
+                               "print(backend.build_editable(sys.argv[1]))",
+         str(tmp_path / "dist")],
+        cwd=source, env=_clean_env(), capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr
+    wheel = tmp_path / "dist" / built.stdout.split()[-1]
+    _pip("install", str(wheel), cwd=tmp_path, python=python)
     seen = _probe(python, tmp_path)
     assert seen["llm_eval"] == str(source / "llm_eval" / "__init__.py")
     assert seen["old"] == []
