@@ -68,7 +68,7 @@ def test_the_packages_are_the_trees_and_all_under_llm_eval():
 
 def old_name_uses(source: str, path: str = "<source>") -> list[str]:
     """Where ``source`` imports a moved package by its old top-level name, or loads it by that
-    name as a string (``resources.files("llm_eval.prompts")``, ``monkeypatch.setattr("adapters.x.y")``)."""
+    name as a string (``resources.files("prompts")``, ``monkeypatch.setattr("adapters.x.y")``)."""
     found = []
     for node in ast.walk(ast.parse(source, path)):
         names: list[str] = []
