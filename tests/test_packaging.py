@@ -241,3 +241,20 @@ def test_an_editable_install_maps_the_root_folders_under_llm_eval(tmp_path):
     assert seen["llm_eval"] == str(source / "llm_eval" / "__init__.py")
     assert seen["old"] == []
     assert (seen["prompts"], seen["recordings"]) == _expected_data()
+
+
+def test_a_checkout_imports_the_moved_packages_from_its_root_folders(tmp_path):
+    """``python -m pytest`` or ``python -m llm_eval`` in a checkout puts its root first on
+    sys.path, so the checkout's ``llm_eval`` is imported, not the installed one: the links
+    ``llm_eval/adapters``, ``llm_eval/prompts`` and ``llm_eval/recordings`` make the moved
+    packages part of it there too (a non-editable install found no ``llm_eval.adapters``)."""
+    for folder, name in MOVED.items():
+        link = ROOT / name.replace(".", "/")
+        assert link.is_symlink() and link.resolve() == ROOT / folder, link
+    done = subprocess.run(
+        [sys.executable, "-c", "import llm_eval.adapters, llm_eval.prompts, llm_eval.recordings"
+                               " as r; print(r.__file__)"],
+        cwd=ROOT, env={**_clean_env(), "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+        timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(ROOT / "llm_eval" / "recordings" / "__init__.py")
