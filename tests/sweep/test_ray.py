@@ -3,7 +3,9 @@ local executor; a Ray worker killed mid-episode reruns its job once more, its pa
 transcript kept under attempts/, even with every core busy (a restarting episode host is
 waited for, not counted as a lost worker); the spend cap is counted across the cluster;
 replay and a second run work on a run made by Ray. One local Ray cluster (2 CPUs) serves
-every test of this file (they share an xdist worker under ``--dist loadfile``)."""
+every test of this file: they share an xdist worker under the default tier's ``--dist
+loadfile`` and, as the group ``ray``, under the slow tier's ``--dist loadgroup`` (CI). The two
+worker-kill tests (two of the default tier's longest, a CPU hog each) are in the slow tier."""
 
 from __future__ import annotations
 
@@ -25,6 +27,10 @@ from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # 
 from llm_eval.runstore import RunStore  # noqa: E402
 from llm_eval.sweep import SpecError, Sweep, resume, run_sweep  # noqa: E402
 from llm_eval.transcripts import read_transcript, transcript_files  # noqa: E402
+from tiers import slow  # noqa: E402
+
+# one worker for the whole file in either tier: one cluster, never two CPU hogs at once
+pytestmark = pytest.mark.xdist_group("ray")
 
 SPEC = {"models": ["random", "oracle"], "worlds": ["automaton", "hunters"],
         "families": ["mfp", "cd", "planning"], "seeds": [1],
@@ -150,6 +156,7 @@ def _play_job_pids() -> set[int]:
     return {pid for pid, title in _titles().items() if title.startswith(b"ray::play_job")}
 
 
+@slow
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
 def test_a_ray_worker_killed_mid_episode_reruns_its_job_once(tmp_path, ray_cluster,
                                                              local_run):
@@ -202,6 +209,7 @@ def _fake_server_module():
     return module
 
 
+@slow
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="needs Linux /proc")
 def test_an_episode_host_killed_mid_episode_reruns_its_model_jobs(tmp_path, ray_cluster):
     bench = _fake_server_module()
