@@ -27,7 +27,7 @@ from ..quoting import quote
 from . import syntax as S
 from .builtins import NATIVE_ORDER
 from .colours import MASK_NAME, PALETTE_NAMES
-from .reader import SAtom, SList, first_tokens
+from .reader import SList, first_tokens
 
 __all__ = ["lint"]
 

@@ -36,7 +36,7 @@ from ..agents.human import HumanAgent
 from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, RunStore
 from ..sweep.job import JobInterrupted, JobOutcome, play_and_record
-from ..sweep.spec import MCP_PREFIX, Job, SpecError, Sweep, job_id
+from ..sweep.spec import MCP_PREFIX, Job, Sweep, job_id
 from ..transcripts.io import transcript_name
 from ..worldtest.observation import Observation
 

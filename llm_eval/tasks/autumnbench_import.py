@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -375,7 +374,7 @@ def validate_imported(task, *, seed: int, protocol: str = "autumnbench"):
     makes it hold; planning: the goal differs from the initial grid, every masked goal colour
     can be rendered, and the oracle's planner reaches it within the protocol's cap."""
     from ..worldtest.programs import modified_world, original_world, seeded
-    from .validate import Check, TaskReport
+    from .validate import TaskReport
 
     task, _ = seeded(task, seed, protocol)
     checks = [_check("program_runs", _runs, original_world(task))]
