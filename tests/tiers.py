@@ -1,7 +1,8 @@
 """Test tiers. The default tier (``python -m pytest``, the README's command) runs in under
 10 minutes on two cores; the slow tier (``python -m pytest -m slow``, run by CI after it) holds
 what would make it longer: the full validation of every shipped task, the property tests at
-their full example counts, and each per-world check for the worlds beyond the core twelve.
+their full example counts, each per-world check for the worlds beyond the core twelve, and
+the two Ray worker-kill tests (a CPU hog each; tests/sweep/test_ray.py).
 
 A per-world or per-task test runs in the default tier on the core worlds (the first twelve,
 which cover every family of mechanic the rest build on) and in the slow tier on all the others,
