@@ -69,14 +69,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         reports.append(report)
         if not args.json:
             print("\n".join(format_report(report)), flush=True)
-    failed = [r.task for r in reports if not r.passed]
-    if args.json:
-        json.dump([r.to_dict() for r in reports], sys.stdout, indent=1)
-        print()
-    else:
-        print(f"{len(reports)} tasks: {len(reports) - len(failed)} passed, {len(failed)} failed"
-              + (f" ({', '.join(failed)})" if failed else ""))
-    return 1 if failed else 0
+    return _summary(reports, args.json)
 
 
 def _validate_directory(args: argparse.Namespace) -> int:
