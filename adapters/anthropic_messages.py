@@ -31,10 +31,19 @@ from .base import Adapter, Stopwatch, image_placeholder
 from .caching import marked_part
 from .classify import json_reply, reading_reply, scrub
 from .schemas import ANTHROPIC
-from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
-from .types import (ImagePart, Request, Response, StopReason, TextPart, ToolCall, ToolCallPart,
-                    ToolResultPart, Usage)
+from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with
+from .types import (
+    ImagePart,
+    Request,
+    Response,
+    StopReason,
+    TextPart,
+    ToolCall,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
 
 __all__ = ["AnthropicAdapter"]
 

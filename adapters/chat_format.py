@@ -37,8 +37,7 @@ from typing import Any, ClassVar
 
 from .base import image_placeholder
 from .schemas import SchemaSubset
-from .types import (ImagePart, Request, StopReason, TextPart, ToolCall, ToolCallPart,
-                    ToolResultPart)
+from .types import ImagePart, Request, StopReason, TextPart, ToolCall, ToolCallPart, ToolResultPart
 
 __all__ = ["chat_messages", "chat_tools", "mark_for_cache", "parse_tool_call", "chat_stop_reason",
            "user_content", "ToolChoiceFallback", "TEXT_JOIN", "read_tool_calls",

@@ -35,8 +35,8 @@ import functools
 import os
 import re
 import time
-from datetime import datetime
 from collections.abc import Iterable, Iterator, Mapping
+from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel

@@ -48,8 +48,13 @@ def _check(args: argparse.Namespace) -> int:
     from llm_eval.calls import CallPolicy
     from llm_eval.errors import LlmEvalError
     from llm_eval.pricing import PriceFileError, load_prices
-    from llm_eval.probe import (CheckSettings, CheckSetupError, check_model_sync,
-                                default_tasks, format_report)
+    from llm_eval.probe import (
+        CheckSettings,
+        CheckSetupError,
+        check_model_sync,
+        default_tasks,
+        format_report,
+    )
     from llm_eval.sweep.command import _local_server
 
     from .registry import UnknownProviderError, parse_model

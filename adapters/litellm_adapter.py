@@ -42,10 +42,16 @@ os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 import litellm  # noqa: E402
 
 from .base import Adapter, Stopwatch  # noqa: E402
-from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason,  # noqa: E402
-                          chat_tools, mark_for_cache, read_tool_calls, server_message)
-from .classify import (classify_status, error_fields, json_reply, malformed,  # noqa: E402
-                       reading_reply, scrub)
+from .chat_format import (  # noqa: E402
+    ToolChoiceFallback,
+    chat_messages,
+    chat_stop_reason,
+    chat_tools,
+    mark_for_cache,
+    read_tool_calls,
+    server_message,
+)
+from .classify import classify_status, error_fields, json_reply, malformed, reading_reply, scrub  # noqa: E402
 from .schemas import is_claude, litellm_subset  # noqa: E402
 from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with  # noqa: E402
 from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402

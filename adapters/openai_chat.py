@@ -20,8 +20,14 @@ import openai
 
 from .base import Adapter, Stopwatch
 from .caching import prompt_cache_key
-from .chat_format import (ToolChoiceFallback, chat_messages, chat_stop_reason, chat_tools,
-                          read_tool_calls, server_message)
+from .chat_format import (
+    ToolChoiceFallback,
+    chat_messages,
+    chat_stop_reason,
+    chat_tools,
+    read_tool_calls,
+    server_message,
+)
 from .classify import json_reply, malformed, reading_reply, scrub
 from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed

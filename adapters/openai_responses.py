@@ -33,8 +33,16 @@ from .chat_format import parse_tool_call, stable_call_id
 from .classify import json_reply, reading_reply, scrub
 from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
-from .types import (ImagePart, Request, Response, TextPart, ToolCall, ToolCallPart,
-                    ToolResultPart, Usage)
+from .types import (
+    ImagePart,
+    Request,
+    Response,
+    TextPart,
+    ToolCall,
+    ToolCallPart,
+    ToolResultPart,
+    Usage,
+)
 
 __all__ = ["OpenAIResponsesAdapter"]
 

@@ -57,8 +57,8 @@ class Usage:
 def play(usage: Usage, text: str, path: str, seed: int, actions: int,
          trigger: str = "") -> None:
     """One run: load, then ``actions`` random actions, each a tick and a render."""
-    from llm_eval.autumn import Interpreter
     from llm_eval.actions import Action, apply_action
+    from llm_eval.autumn import Interpreter
 
     it = Interpreter()
     it.run_script(text, seed=seed, path=path, trigger=trigger,

@@ -20,8 +20,13 @@ from dataclasses import asdict, dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception_type,
-                      stop_after_attempt, wait_random_exponential)
+from tenacity import (
+    AsyncRetrying,
+    RetryCallState,
+    retry_if_exception_type,
+    stop_after_attempt,
+    wait_random_exponential,
+)
 
 from llm_eval.adapters.base import Adapter
 from llm_eval.adapters.classify import ACCOUNT_REASONS, scrub

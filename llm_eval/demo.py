@@ -125,9 +125,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
           f"{len(FAMILIES)} families x {len(DEMO_SEEDS)} seeds, then "
           f"{len(recorded_transcripts())} recorded SmolLM2-135M episodes replayed; "
           f"writing to {out}/", flush=True)
-    from .sweep.progress import make_progress
-
     from .runstore import RunStoreError
+    from .sweep.progress import make_progress
 
     try:
         result = run_demo(out, handle_sigint=True,

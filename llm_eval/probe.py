@@ -39,8 +39,16 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from llm_eval.adapters import (GenerationConfig, ImagePart, Message, Request, Response, Tool,
-                      action_tools, create_adapter)
+from llm_eval.adapters import (
+    GenerationConfig,
+    ImagePart,
+    Message,
+    Request,
+    Response,
+    Tool,
+    action_tools,
+    create_adapter,
+)
 from llm_eval.adapters.base import Adapter
 from llm_eval.adapters.caching import cache_kind, min_cached_tokens
 from llm_eval.adapters.classify import scrub

@@ -70,8 +70,14 @@ from .calls import CONTEXT_OVERFLOW
 from .errors import LlmEvalError
 from .runstore import STORE_FILE, JobRow, RunStore
 from .sweep.spec import Job, Sweep, plays_from_outside, plays_without_model
-from .transcripts import (CallExpander, Transcript, TranscriptError, TranscriptStream,
-                          transcript_files, transcript_name)
+from .transcripts import (
+    CallExpander,
+    Transcript,
+    TranscriptError,
+    TranscriptStream,
+    transcript_files,
+    transcript_name,
+)
 from .transcripts.cap import holds_capped
 
 __all__ = ["ReplayError", "TranscriptReplay", "ReplayResult", "Outline", "outline",

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import sys
 from collections import Counter
-
 from typing import TYPE_CHECKING
 
 from .errors import LlmEvalError
@@ -24,7 +23,7 @@ def cmd_replay(args) -> int:
     file is not a readable transcript, no job could be checked (every job unfinished: a
     check that verified nothing does not pass) or the price file of ``--prices`` cannot be
     read, else 0. Each job is priced as its run priced it, or by ``--prices``."""
-    from .replay import replay_check, replay_checks   # not when only the parser is built
+    from .replay import replay_check, replay_checks  # not when only the parser is built
 
     try:
         if args.prices is not None:   # a bad price file is one usage error, not one per job

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from tiers import slow
 
 from llm_eval.transcripts import transcript_files
-from tiers import slow
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -88,7 +88,7 @@ def test_the_readme_demo_output_is_current(tmp_path):
     for command, expected in ON_THE_DEMO:
         assert [SIZE.sub("(_ MB)", line) for line in _run(command, cwd=tmp_path)] == \
             [SIZE.sub("(_ MB)", line) for line in expected]
-    from PIL import Image   # the README's plot is this one (bytes vary with matplotlib)
+    from PIL import Image  # the README's plot is this one (bytes vary with matplotlib)
 
     with Image.open(REPO / "docs" / "images" / "demo-family-scores.png") as shown, \
             Image.open(tmp_path / "plots" / "mean-score-per-family-and.png") as made:

@@ -11,10 +11,25 @@
 docs/agent-tools.md describes them. Importing this package imports no SDK.
 """
 
-from .settings import (DEFAULT_PER_EPISODE, DEFAULT_PER_TURN, NO_TOOLS, TOOL_NAMES,
-                       AgentToolsError, ToolCaps, parse_agent_tools, tools_text)
-from .toolbox import (OPERATIONS, TOOL_OF, AgentToolbox, ToolRecord, ToolReplayMismatch,
-                      strip_text_calls, text_calls)
+from .settings import (
+    DEFAULT_PER_EPISODE,
+    DEFAULT_PER_TURN,
+    NO_TOOLS,
+    TOOL_NAMES,
+    AgentToolsError,
+    ToolCaps,
+    parse_agent_tools,
+    tools_text,
+)
+from .toolbox import (
+    OPERATIONS,
+    TOOL_OF,
+    AgentToolbox,
+    ToolRecord,
+    ToolReplayMismatch,
+    strip_text_calls,
+    text_calls,
+)
 
 __all__ = ["TOOL_NAMES", "NO_TOOLS", "DEFAULT_PER_EPISODE", "DEFAULT_PER_TURN",
            "AgentToolsError", "ToolCaps", "parse_agent_tools", "tools_text", "OPERATIONS",

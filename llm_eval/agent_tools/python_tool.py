@@ -17,7 +17,7 @@ MAX_CODE_CHARS = 32_000
 
 
 def _sandbox() -> Callable[..., Any]:
-    from .sandbox import run_python   # the sandbox (its own module): imported when used
+    from .sandbox import run_python  # the sandbox (its own module): imported when used
 
     return run_python
 

@@ -70,15 +70,30 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Callable, Literal
 
-from llm_eval.adapters import (ChosenAction, GenerationConfig, ImagePart, InvalidAction, Message,
-                      Request, TextPart, ToolResultPart, action_tools, create_adapter,
-                      next_turn_parts, read_reply, tag_format_instructions,
-                      text_format_instructions)
+from llm_eval.adapters import (
+    ChosenAction,
+    GenerationConfig,
+    ImagePart,
+    InvalidAction,
+    Message,
+    Request,
+    TextPart,
+    ToolResultPart,
+    action_tools,
+    create_adapter,
+    next_turn_parts,
+    read_reply,
+    tag_format_instructions,
+    text_format_instructions,
+)
 from llm_eval.adapters.base import Adapter
 from llm_eval.adapters.classify import scrub
 from llm_eval.adapters.replay import recording_key
 from llm_eval.adapters.tokens import estimate_request
 
+from ..agent_tools import AgentToolbox, ToolCaps, text_calls
+from ..agent_tools.notes import Notes
+from ..agent_tools.toolbox import strip_text_calls
 from ..autumn import Frame
 from ..calls import CONTEXT_OVERFLOW, CallPolicy, FatalProviderError, call
 from ..pricing import PriceBook, default_prices
@@ -87,9 +102,6 @@ from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
-from ..agent_tools import AgentToolbox, ToolCaps, text_calls
-from ..agent_tools.notes import Notes
-from ..agent_tools.toolbox import strip_text_calls
 from .prompts import PromptSet, cells_text, load_prompts, observation_header
 
 __all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS", "context_window_of",

@@ -47,8 +47,8 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Sequence
-from itertools import combinations
 from dataclasses import dataclass
+from itertools import combinations
 
 from ..autumn import Frame
 from ..worlds import World

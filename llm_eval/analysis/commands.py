@@ -42,7 +42,6 @@ import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 from ..argtypes import integer_at_least

@@ -10,11 +10,26 @@ import math
 from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
-from .values import (AList, Builtin, Scope, CellV, Lambda, Obj, Pos, RElem, BoundRender, CellThunk,
-                     POSITION_T, infer_tag, list_tag, truthy, type_str)
 from . import syntax as S
 from .compiler import wrap32
 from .runtime import MAX_GRID_SIZE
+from .values import (
+    POSITION_T,
+    AList,
+    BoundRender,
+    Builtin,
+    CellThunk,
+    CellV,
+    Lambda,
+    Obj,
+    Pos,
+    RElem,
+    Scope,
+    infer_tag,
+    list_tag,
+    truthy,
+    type_str,
+)
 
 if TYPE_CHECKING:
     from .runtime import Runtime

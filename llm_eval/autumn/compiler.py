@@ -13,8 +13,19 @@ from typing import TYPE_CHECKING, Callable
 from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .fuse import fuse
-from .values import (AList, Builtin, CellV, Lambda as LambdaV, Obj, Pos, RElem, Scope,
-                     infer_tag, CellThunk, BoundRender)
+from .values import (
+    AList,
+    BoundRender,
+    Builtin,
+    CellThunk,
+    CellV,
+    Obj,
+    Pos,
+    RElem,
+    Scope,
+    infer_tag,
+)
+from .values import Lambda as LambdaV
 
 if TYPE_CHECKING:
     from .runtime import Runtime

@@ -30,7 +30,8 @@ from ..errors import AutumnError
 from . import syntax as S
 from .fuse_calls import CallEmitter, Inlined, Let, call0
 from .fuse_shape import FUSIBLE, ROOTS, inlinable, is_bool_valued, let_assign, size
-from .values import AList, Builtin, Lambda as LambdaV, Obj, Pos, Scope, infer_tag
+from .values import AList, Builtin, Obj, Pos, Scope, infer_tag
+from .values import Lambda as LambdaV
 
 if TYPE_CHECKING:
     from .compiler import Compiler

@@ -8,9 +8,9 @@ reloaded from it after such a call, since a callee may assign them through the c
 
 from __future__ import annotations
 
+from ..errors import AutumnError
 from . import syntax as S
 from .fuse_shape import count, size
-from ..errors import AutumnError
 
 __all__ = ["CallEmitter", "Let", "Inlined", "call0"]
 

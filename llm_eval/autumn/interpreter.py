@@ -12,8 +12,13 @@ import sys
 from contextlib import contextmanager
 from importlib import resources
 
-from ..errors import (AutumnError, AutumnInternalError, AutumnLimitError, AutumnRuntimeError,
-                      AutumnSeedError)
+from ..errors import (
+    AutumnError,
+    AutumnInternalError,
+    AutumnLimitError,
+    AutumnRuntimeError,
+    AutumnSeedError,
+)
 from . import state as _state
 from . import syntax as S
 from .builtins import install_builtins
@@ -22,8 +27,18 @@ from .frame import Frame
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
 from .runtime import DEFAULT_WORK_BUDGET, Handler, Limits, Runtime
-from .values import (Builtin, BoundRender, CellThunk, Lambda, ObjClass, TypeRef,
-                     truthy, CELL_T, POSITION_T, list_tag)
+from .values import (
+    CELL_T,
+    POSITION_T,
+    BoundRender,
+    Builtin,
+    CellThunk,
+    Lambda,
+    ObjClass,
+    TypeRef,
+    list_tag,
+    truthy,
+)
 
 __all__ = ["Interpreter", "STDLIB", "Coverage"]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .syntax import print_node
-from .values import AList, Builtin, BoundRender, CellThunk, CellV, Lambda, Obj, Pos, RElem
+from .values import AList, BoundRender, Builtin, CellThunk, CellV, Lambda, Obj, Pos, RElem
 
 __all__ = ["print_value"]
 

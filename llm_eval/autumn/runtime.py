@@ -12,9 +12,28 @@ from ..errors import AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .compiler import Compiler
 from .hashorder import HashOrder
-from .values import (AList, Builtin, BoundRender, CellThunk, CellV, Lambda, Obj, Pos,
-                     RElem, Scope, TypeRef, CELL_T, POSITION_T, RELEM_T, SCOPE_BORROWED,
-                     SCOPE_OBJECT, UNKNOWN_LIST, list_tag, type_str, IDENTITY_TYPES)
+from .values import (
+    CELL_T,
+    IDENTITY_TYPES,
+    POSITION_T,
+    RELEM_T,
+    SCOPE_BORROWED,
+    SCOPE_OBJECT,
+    UNKNOWN_LIST,
+    AList,
+    BoundRender,
+    Builtin,
+    CellThunk,
+    CellV,
+    Lambda,
+    Obj,
+    Pos,
+    RElem,
+    Scope,
+    TypeRef,
+    list_tag,
+    type_str,
+)
 
 __all__ = ["Runtime", "Limits", "DEFAULT_WORK_BUDGET", "MAX_GRID_SIZE"]
 

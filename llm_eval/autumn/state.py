@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .values import (AList, BoundRender, Builtin, CellThunk, CellV, Lambda, Obj, Pos, RElem)
+from .values import AList, BoundRender, Builtin, CellThunk, CellV, Lambda, Obj, Pos, RElem
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter

@@ -47,8 +47,15 @@ from ..agents.human import HumanInputError
 from ..errors import ActionSyntaxError, LlmEvalError
 from ..worldtest.commands import parse_command
 from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
-from .episodes import (CLIENT_LEFT, MAX_ACTION_CHARS, EpisodeBusy, McpEpisode, McpEpisodes,
-                       TooManyEpisodes, Turn)
+from .episodes import (
+    CLIENT_LEFT,
+    MAX_ACTION_CHARS,
+    EpisodeBusy,
+    McpEpisode,
+    McpEpisodes,
+    TooManyEpisodes,
+    Turn,
+)
 from .text import briefing, observation_text, valid_actions
 
 __all__ = ["build_server", "Players", "Player", "SessionEnds", "client_name", "SERVER_NAME",

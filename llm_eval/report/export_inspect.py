@@ -64,8 +64,12 @@ def _text_of(message: dict[str, Any]) -> str:
 def episode_messages(path: Path) -> tuple[list[Any], dict[str, Any]]:
     """The transcript's conversation as inspect_ai chat messages (module docstring), and its
     score event's ``raw_reward`` and ``result`` (empty when it has none)."""
-    from inspect_ai.model import (ChatMessageAssistant, ChatMessageSystem, ChatMessageTool,
-                                  ChatMessageUser)
+    from inspect_ai.model import (
+        ChatMessageAssistant,
+        ChatMessageSystem,
+        ChatMessageTool,
+        ChatMessageUser,
+    )
     from inspect_ai.tool import ToolCall
 
     from ..transcripts import TranscriptStream
@@ -169,8 +173,17 @@ def _slug(text: str) -> str:
 def export_inspect(run_dir: str | Path, log_dir: str | Path) -> list[Path]:
     """Write one inspect_ai log per arm of ``run_dir`` into ``log_dir``; returns the paths."""
     _require()
-    from inspect_ai.log import (EvalConfig, EvalDataset, EvalLog, EvalMetric, EvalResults,
-                                EvalScore, EvalSpec, EvalStats, write_eval_log)
+    from inspect_ai.log import (
+        EvalConfig,
+        EvalDataset,
+        EvalLog,
+        EvalMetric,
+        EvalResults,
+        EvalScore,
+        EvalSpec,
+        EvalStats,
+        write_eval_log,
+    )
 
     from ..analysis.data import AnalysisError, load_episodes
     from .card import cards_of, group_arms

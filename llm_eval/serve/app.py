@@ -43,12 +43,18 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .browse import RUNS_CSP, RunsPage
+from .forms import (
+    MAX_BODY_BYTES,
+    START_FORM,
+    checked_form,
+    form_token,
+    json_body,
+    json_error,
+    with_csrf_cookie,
+)
 from .live import LiveEpisodes, OutOfTurn, UnknownEpisode
-from .forms import (MAX_BODY_BYTES, START_FORM, checked_form, form_token, json_body, json_error,
-                    with_csrf_cookie)
 from .pages import message_page, play_page, start_page
-from .security import (CSRF_HEADER, FormTokens, SecurityHeaders, check_origin, new_token,
-                       same_token)
+from .security import CSRF_HEADER, FormTokens, SecurityHeaders, check_origin, new_token, same_token
 from .study import Study
 from .study_routes import study_routes
 from .view import ActionRefused
@@ -84,7 +90,7 @@ class ServeSettings:
         self.tasks = tasks if tasks is not None else _shipped_tasks()
         hosts = set(LOOPBACK_HOSTS) | {host} | set(allowed_hosts or ())
         if host in ("0.0.0.0", "::"):   # every interface: this machine's own names, never
-            import socket               # any name (a DNS-rebinding page would pass)
+            import socket  # any name (a DNS-rebinding page would pass)
 
             hosts.discard(host)
             hosts |= {socket.gethostname(), socket.getfqdn()}

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import hashlib
 import logging
-import threading
 import platform
+import threading
 import traceback
 from dataclasses import dataclass
 from pathlib import Path

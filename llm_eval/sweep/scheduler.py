@@ -53,10 +53,10 @@ import os
 import signal
 import sys
 import threading
-from dataclasses import dataclass, field
-from pathlib import Path
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from ..atomic import write_atomic
@@ -66,10 +66,15 @@ from ..runstore import FATAL, STORE_FILE, JobRow, RunStore, RunStoreError
 from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
-from .spec import (LOCAL_AGENTS, Job, SpecError, Sweep, executor_fields, job_id,
-                   provider_of)
-from .workers import (STOPPED_BY_USER, WORKER_HINT, EpisodeProcesses, can_start_workers,
-                      default_processes, longest_first)
+from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, executor_fields, job_id, provider_of
+from .workers import (
+    STOPPED_BY_USER,
+    WORKER_HINT,
+    EpisodeProcesses,
+    can_start_workers,
+    default_processes,
+    longest_first,
+)
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
            "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]

@@ -75,12 +75,20 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import (AfterValidator, BaseModel, ConfigDict, Field, PrivateAttr, StrictInt,
-                      ValidationError,
-                      ValidationInfo, field_validator, model_validator)
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    StrictInt,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
-from ..bounded_yaml import (BoundedLoader, BoundsError, load_bounded, read_bounded,
-                            setting_path)
+from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounded, setting_path
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
 

@@ -35,8 +35,19 @@ import yaml
 
 from ..atomic import write_atomic
 from ..errors import TaskFileError
-from .models import (Budgets, CDHidden, CDTask, MFPHidden, MFPPublic, MFPTask, PlanningHidden,
-                     PlanningPublic, PlanningTask, Rect, TaskSource)
+from .models import (
+    Budgets,
+    CDHidden,
+    CDTask,
+    MFPHidden,
+    MFPPublic,
+    MFPTask,
+    PlanningHidden,
+    PlanningPublic,
+    PlanningTask,
+    Rect,
+    TaskSource,
+)
 from .store import write_task
 
 __all__ = ["TaskImportError", "ImportResult", "import_autumnbench", "read_colour_table",

@@ -12,12 +12,36 @@
 
 from .callstore import CallEncoder, CallExpander, expand_calls
 from .cap import CAP_CHARS
-from .events import (READ_VERSIONS, SCHEMA_VERSION, ActionEvent, ContextExhaustedEvent, End,
-                     Event, Header, InfrastructureErrorEvent, ModelCall, ObservationEvent, PhaseEnd, PhaseStart,
-                     Score, ToolCallEvent, parse_event)
-from .io import (IMAGES_DIR, TRANSCRIPT_SUFFIX, TRANSCRIPT_SUFFIXES, Transcript,
-                 TranscriptError, TranscriptStream, TranscriptWriter, job_of, read_transcript,
-                 transcript_files, transcript_name)
+from .events import (
+    READ_VERSIONS,
+    SCHEMA_VERSION,
+    ActionEvent,
+    ContextExhaustedEvent,
+    End,
+    Event,
+    Header,
+    InfrastructureErrorEvent,
+    ModelCall,
+    ObservationEvent,
+    PhaseEnd,
+    PhaseStart,
+    Score,
+    ToolCallEvent,
+    parse_event,
+)
+from .io import (
+    IMAGES_DIR,
+    TRANSCRIPT_SUFFIX,
+    TRANSCRIPT_SUFFIXES,
+    Transcript,
+    TranscriptError,
+    TranscriptStream,
+    TranscriptWriter,
+    job_of,
+    read_transcript,
+    transcript_files,
+    transcript_name,
+)
 from .recorder import EpisodeRecorder
 
 __all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart",

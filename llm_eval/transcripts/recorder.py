@@ -14,8 +14,18 @@ from typing import Any
 
 from llm_eval.adapters.classify import scrub
 
-from .events import (ActionEvent, ContextExhaustedEvent, End, InfrastructureErrorEvent,
-                     ModelCall, ObservationEvent, PhaseEnd, PhaseStart, Score, ToolCallEvent)
+from .events import (
+    ActionEvent,
+    ContextExhaustedEvent,
+    End,
+    InfrastructureErrorEvent,
+    ModelCall,
+    ObservationEvent,
+    PhaseEnd,
+    PhaseStart,
+    Score,
+    ToolCallEvent,
+)
 from .io import TranscriptWriter
 
 __all__ = ["EpisodeRecorder"]

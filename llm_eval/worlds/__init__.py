@@ -6,8 +6,15 @@ registry of bundled worlds.
 """
 
 from .errors import UnknownWorldError, WorldError, WorldMetadataError, WorldStateError
-from .registry import (WorldMetadata, WorldRegistry, WorldSpec, default_registry, make_world,
-                       world_names, world_spec)
+from .registry import (
+    WorldMetadata,
+    WorldRegistry,
+    WorldSpec,
+    default_registry,
+    make_world,
+    world_names,
+    world_spec,
+)
 from .spaces import ActionSpace
 from .world import DEFAULT_SEED, RENDER_MODES, RuleCoverage, World
 from .wrappers import ActionBudget, StepLimit, Wrapper

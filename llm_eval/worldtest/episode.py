@@ -39,15 +39,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..tasks.models import CDTask, MFPTask, PlanningTask
+from .autumnbench import TOTAL_STEP_CAP, HarnessCD, HarnessInteraction, HarnessMFP, HarnessPlanning
+from .autumnbench.settings import DEFAULT_SETTINGS, HarnessSettings
 from .cd import CDPhase
 from .interaction import InteractionPhase
 from .mfp import MFPPhase
 from .observation import EpisodeStart, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
 from .planning import PlanningPhase
-from .autumnbench import (TOTAL_STEP_CAP, HarnessCD, HarnessInteraction, HarnessMFP,
-                          HarnessPlanning)
-from .autumnbench.settings import DEFAULT_SETTINGS, HarnessSettings
 from .programs import ProgramsRoot, modified_world, original_world
 
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner

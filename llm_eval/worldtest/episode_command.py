@@ -161,7 +161,7 @@ def known_world(name: str) -> None:
 
 def cmd_episode(args: argparse.Namespace) -> int:
     from ..agents import make_agent
-    from .episode import StopEpisode, run_episode   # noqa: F401 (script agents raise it)
+    from .episode import StopEpisode, run_episode  # noqa: F401 (script agents raise it)
 
     if args.tool_mode is None:
         args.tool_mode = "tags" if args.protocol == "autumnbench" else "tools"
@@ -175,8 +175,9 @@ def cmd_episode(args: argparse.Namespace) -> int:
     unsaved = False
     if is_model:
         from llm_eval.adapters import ProviderError
-        from llm_eval.adapters.replay import RecordingAdapter
         from llm_eval.adapters.registry import create_adapter
+        from llm_eval.adapters.replay import RecordingAdapter
+
         from ..calls import FatalProviderError, InfrastructureError
 
         if (problem := _output_problem(args)) is not None:
@@ -342,8 +343,8 @@ def _agent_tools(text: str) -> tuple[str, ...]:
 
 
 def _rendering(text: str) -> str:
-    from ..render import RenderError
     from ..agents.llm import parse_rendering
+    from ..render import RenderError
 
     try:
         return "+".join(parse_rendering(text))

@@ -10,8 +10,17 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import SIGNATURE, anthropic_error, messages_body
 
-from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolCallPart, ToolResultPart,
-                      Transient, create_adapter, read_reply)
+from llm_eval.adapters import (
+    Fatal,
+    GenerationConfig,
+    Message,
+    RateLimited,
+    ToolCallPart,
+    ToolResultPart,
+    Transient,
+    create_adapter,
+    read_reply,
+)
 
 URL = "https://api.anthropic.com/v1/messages"
 

@@ -6,8 +6,13 @@ import pytest
 from adapter_sample import PNG
 
 from llm_eval.adapters import ImagePart, Message, Request, TextPart, Tool
-from llm_eval.adapters.caching import (MIN_CACHED_TOKENS, PromptCache, cache_kind, marked_part,
-                              min_cached_tokens)
+from llm_eval.adapters.caching import (
+    MIN_CACHED_TOKENS,
+    PromptCache,
+    cache_kind,
+    marked_part,
+    min_cached_tokens,
+)
 from llm_eval.adapters.tokens import blocks, estimate_image, estimate_request, estimate_text
 
 TOOLS = (Tool(name="noop", description="do nothing", parameters={"type": "object"}),)

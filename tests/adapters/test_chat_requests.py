@@ -13,8 +13,17 @@ from adapter_sample import FORMS, PNG
 from fake_provider import FakeProvider
 from provider_bodies import chat_body
 
-from llm_eval.adapters import (GenerationConfig, ImagePart, Message, Request, TextPart, ToolCallPart,
-                      ToolResultPart, action_tools, create_adapter)
+from llm_eval.adapters import (
+    GenerationConfig,
+    ImagePart,
+    Message,
+    Request,
+    TextPart,
+    ToolCallPart,
+    ToolResultPart,
+    action_tools,
+    create_adapter,
+)
 
 ROUTES = {"openai-chat": "openai-chat/local-model", "litellm": "litellm/openai/local-model"}
 CONFIG = GenerationConfig(max_output_tokens=64, temperature=0.0)

@@ -14,8 +14,15 @@ from adapter_sample import FORMS, SECRET
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body, responses_body
 
-from llm_eval.adapters import (GenerationConfig, Message, Request, action_tools, create_adapter,
-                      next_turn_parts, read_tool_reply)
+from llm_eval.adapters import (
+    GenerationConfig,
+    Message,
+    Request,
+    action_tools,
+    create_adapter,
+    next_turn_parts,
+    read_tool_reply,
+)
 from llm_eval.calls import CallPolicy, call
 
 N_CALLS = 20

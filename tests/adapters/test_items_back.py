@@ -25,8 +25,13 @@ from adapter_sample import SECRET, request
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, responses_body
 
-from llm_eval.adapters import (GenerationConfig, Message, ToolResultPart, create_adapter,
-                      read_tool_reply)
+from llm_eval.adapters import (
+    GenerationConfig,
+    Message,
+    ToolResultPart,
+    create_adapter,
+    read_tool_reply,
+)
 from llm_eval.adapters.chat_format import stable_call_id
 
 RESPONSES = "https://api.openai.com/v1/responses"

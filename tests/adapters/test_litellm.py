@@ -12,8 +12,18 @@ import respx
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import anthropic_error, messages_body
 
-from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, Request, ToolCallPart,
-                      ToolResultPart, action_tools, create_adapter, read_tool_reply)
+from llm_eval.adapters import (
+    Fatal,
+    GenerationConfig,
+    Message,
+    RateLimited,
+    Request,
+    ToolCallPart,
+    ToolResultPart,
+    action_tools,
+    create_adapter,
+    read_tool_reply,
+)
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"
 

@@ -9,8 +9,15 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import chat_body, openai_error
 
-from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart,
-                      create_adapter, read_tool_reply)
+from llm_eval.adapters import (
+    Fatal,
+    GenerationConfig,
+    Message,
+    RateLimited,
+    ToolResultPart,
+    create_adapter,
+    read_tool_reply,
+)
 
 URL = "https://api.openai.com/v1/chat/completions"
 

@@ -10,8 +10,16 @@ import pytest
 from adapter_sample import FORMS, SECRET, request
 from provider_bodies import openai_error, responses_body
 
-from llm_eval.adapters import (Fatal, GenerationConfig, Message, RateLimited, ToolResultPart, Transient,
-                      create_adapter, read_tool_reply)
+from llm_eval.adapters import (
+    Fatal,
+    GenerationConfig,
+    Message,
+    RateLimited,
+    ToolResultPart,
+    Transient,
+    create_adapter,
+    read_tool_reply,
+)
 
 URL = "https://api.openai.com/v1/responses"
 

@@ -14,8 +14,7 @@ from provider_bodies import anthropic_error, chat_body, messages_body, openai_er
 from llm_eval.adapters import action_tools
 from llm_eval.cli import main
 from llm_eval.pricing import price
-from llm_eval.probe import (CheckSettings, check_model_sync, default_tasks,
-                            phase_observations)
+from llm_eval.probe import CheckSettings, check_model_sync, default_tasks, phase_observations
 
 MODEL = "openai-chat/gpt-4.1-mini"
 CLAUDE = "anthropic/claude-sonnet-4-5"

@@ -8,8 +8,14 @@ import sys
 
 import pytest
 
-from llm_eval.adapters import (Adapter, UnknownProviderError, create_adapter, parse_model, providers,
-                      register_provider)
+from llm_eval.adapters import (
+    Adapter,
+    UnknownProviderError,
+    create_adapter,
+    parse_model,
+    providers,
+    register_provider,
+)
 from llm_eval.adapters.registry import _REGISTRY
 from llm_eval.cli import main
 

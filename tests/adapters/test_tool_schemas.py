@@ -26,8 +26,17 @@ from adapter_sample import FORMS, SECRET, request
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body, responses_body
 
-from llm_eval.adapters import (GenerationConfig, InvalidAction, Message, Request, ToolResultPart,
-                      action_tools, create_adapter, next_turn_parts, read_tool_reply)
+from llm_eval.adapters import (
+    GenerationConfig,
+    InvalidAction,
+    Message,
+    Request,
+    ToolResultPart,
+    action_tools,
+    create_adapter,
+    next_turn_parts,
+    read_tool_reply,
+)
 from llm_eval.adapters.schemas import NUMERIC_BOUNDS
 
 ANTHROPIC = "https://api.anthropic.com/v1/messages"

@@ -6,9 +6,19 @@ from __future__ import annotations
 import pytest
 from adapter_sample import FORMS
 
-from llm_eval.adapters import (InvalidAction, Response, TextPart, ToolCall, ToolResultPart, action_tools,
-                      next_turn_parts, read_reply, read_text_reply, read_tool_reply,
-                      text_format_instructions)
+from llm_eval.adapters import (
+    InvalidAction,
+    Response,
+    TextPart,
+    ToolCall,
+    ToolResultPart,
+    action_tools,
+    next_turn_parts,
+    read_reply,
+    read_text_reply,
+    read_tool_reply,
+    text_format_instructions,
+)
 from llm_eval.worldtest.commands import ActionForm, Param, parse_command, world_forms
 
 

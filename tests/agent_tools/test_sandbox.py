@@ -15,8 +15,13 @@ import subprocess
 import pytest
 
 from llm_eval.agent_tools import sandbox
-from llm_eval.agent_tools.sandbox import (SandboxCaps, SandboxCapsError, SandboxUnavailable,
-                                          run_python)
+from llm_eval.agent_tools.sandbox import (
+    SandboxCaps,
+    SandboxCapsError,
+    SandboxUnavailable,
+    run_python,
+)
+
 
 def _why_not_confinable() -> str | None:
     """What this machine's kernel refuses of the confinement (user namespaces, Landlock,

@@ -9,19 +9,23 @@ import re
 from pathlib import Path
 
 import pytest
+from tiers import per_task
 
 from llm_eval.adapters import GenerationConfig, Response, ToolCall
 from llm_eval.adapters.base import Adapter
 from llm_eval.agents import make_agent
 from llm_eval.agents.llm import LLMAgent, parse_rendering
-from llm_eval.agents.prompts import (PLACEHOLDERS, PromptError, TEMPLATES, load_prompts,
-                                     prompt_variants)
+from llm_eval.agents.prompts import (
+    PLACEHOLDERS,
+    TEMPLATES,
+    PromptError,
+    load_prompts,
+    prompt_variants,
+)
 from llm_eval.errors import LlmEvalError
 from llm_eval.render import RenderError
 from llm_eval.tasks.store import all_tasks, load_task
 from llm_eval.worldtest import run_episode
-from tiers import per_task
-
 
 PARAMS = {"click": ["x", "y"], "watch": ["t"], "submit": ["t"], "choose": ["k"]}
 
@@ -329,8 +333,8 @@ def test_a_tool_not_offered_now_is_an_invalid_action_the_model_is_told_about():
 
 
 def test_infrastructure_and_fatal_errors_propagate():
-    from llm_eval.calls import CallPolicy, InfrastructureError
     from llm_eval.adapters import Transient
+    from llm_eval.calls import CallPolicy, InfrastructureError
 
     def down(request):
         raise Transient("fake outage", provider="scripted")

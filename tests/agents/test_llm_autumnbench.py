@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from test_llm_agent import ScriptedAdapter
 
 from llm_eval.adapters import GenerationConfig, Response
 from llm_eval.adapters.tools import read_tag_reply, tagged
@@ -12,8 +13,6 @@ from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worldtest import run_episode
 from llm_eval.worldtest.commands import world_forms
 from llm_eval.worldtest.programs import seeded
-
-from test_llm_agent import ScriptedAdapter
 
 FIXTURE = "tests/fixtures/autumnbench"
 

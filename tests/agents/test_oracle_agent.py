@@ -6,16 +6,21 @@ from __future__ import annotations
 import threading
 
 import pytest
+import worldtest_tasks as W
+from tiers import CORE_WORLDS, per_task
 
-from llm_eval.agents import (OracleAgent, SearchLimits, cd_change_frame, goal_distance,
-                             mfp_answer, search_plan)
+from llm_eval.agents import (
+    OracleAgent,
+    SearchLimits,
+    cd_change_frame,
+    goal_distance,
+    mfp_answer,
+    search_plan,
+)
 from llm_eval.autumn import Frame
 from llm_eval.tasks.store import all_tasks
 from llm_eval.worlds import make_world
 from llm_eval.worldtest import goal_cells, goal_reached, run_episode
-
-import worldtest_tasks as W
-from tiers import CORE_WORLDS, per_task
 
 
 @pytest.mark.parametrize("answer", [0, 3, 5])

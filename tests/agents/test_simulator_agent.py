@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import worldtest_tasks as W
 
 from llm_eval.agents import Lookahead, SimulatorAgent, make_agent
 from llm_eval.agents.simulator import PUBLISHED_DEPTH, lookahead
@@ -14,8 +15,6 @@ from llm_eval.sweep import Sweep
 from llm_eval.tasks.store import load_task
 from llm_eval.worlds import make_world
 from llm_eval.worldtest import run_episode
-
-import worldtest_tasks as W
 
 
 def _test_actions(result, phase):

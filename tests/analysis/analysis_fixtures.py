@@ -9,8 +9,15 @@ from typing import Any
 from llm_eval.analysis import Episode
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import Job
-from llm_eval.transcripts import (ActionEvent, End, Header, PhaseEnd, PhaseStart, Score,
-                                  TranscriptWriter)
+from llm_eval.transcripts import (
+    ActionEvent,
+    End,
+    Header,
+    PhaseEnd,
+    PhaseStart,
+    Score,
+    TranscriptWriter,
+)
 
 
 def episode(score: float | None = 1.0, *, status: str = "done", usage: dict | None = None,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import pytest
 from analysis_fixtures import episode, write_transcript
 
-from llm_eval.analysis import (behaviour_of, behaviour_table, lcs_ratio, load_episodes,
-                               summarise)
+from llm_eval.analysis import behaviour_of, behaviour_table, lcs_ratio, load_episodes, summarise
 from llm_eval.analysis.behaviour import lcs_length
 from llm_eval.transcripts import read_transcript
 

@@ -8,8 +8,7 @@ import math
 import pytest
 from analysis_fixtures import episode, usage, write_transcript
 
-from llm_eval.analysis import (AnalysisError, compute_of, knob_checks, scaling_curves,
-                               trend_summary)
+from llm_eval.analysis import AnalysisError, compute_of, knob_checks, scaling_curves, trend_summary
 from llm_eval.analysis.scaling import MIN_PER_BIN, TREND_RULE
 
 TOKENS = [100, 300, 1000, 3000, 10000, 30000]

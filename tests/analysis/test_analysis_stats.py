@@ -10,7 +10,6 @@ from analysis_fixtures import episode
 from llm_eval.analysis import aggregate, estimate, paired_comparison
 from llm_eval.analysis.stats import natural_key, sign_flip_p
 
-
 # -- estimate ----------------------------------------------------------------------------------
 
 def test_mean_and_standard_error_of_a_tiny_list():

@@ -9,8 +9,13 @@ import pytest
 from analysis_fixtures import episode
 
 from llm_eval.analysis.data import AnalysisError
-from llm_eval.analysis.reliability import (pass_at_k, pass_hat_k, reliability,
-                                           reliability_json, succeeded)
+from llm_eval.analysis.reliability import (
+    pass_at_k,
+    pass_hat_k,
+    reliability,
+    reliability_json,
+    succeeded,
+)
 from llm_eval.cli import main
 
 

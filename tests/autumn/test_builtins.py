@@ -18,9 +18,29 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from autumn_script import (
+    ANY,
+    BOOL,
+    NL,
+    NUM,
+    PL,
+    POSL,
+    SL,
+    STR,
+    UNK,
+    B,
+    Ev,
+    Frame,
+    L,
+    N,
+    P,
+    Render,
+    S,
+    Step,
+    run_ops,
+    spec_states,
+)
 
-from autumn_script import (ANY, BOOL, NUM, POSL, STR, UNK, B, Ev, Frame, L, N, NL, P, PL,
-                           Render, S, SL, Step, run_ops, spec_states)
 from llm_eval.errors import AutumnRuntimeError
 
 ST42 = spec_states(42, 20)

@@ -15,12 +15,10 @@ from pathlib import Path
 import pytest
 import yaml
 from hypothesis import given, settings
-
-from llm_eval.autumn import Interpreter
-from llm_eval.autumn import fuse
-
 from test_properties import ACTIONS, LIMITS, SEEDS, SETTINGS, programs
 from tracing import random_actions, trace
+
+from llm_eval.autumn import Interpreter, fuse
 
 # generated code must compile cleanly: a SyntaxWarning would be printed to users
 pytestmark = pytest.mark.filterwarnings("error::SyntaxWarning")

@@ -6,8 +6,14 @@ Each row names the docs/spec/autumn.md section it checks. Values are the referen
 import pytest
 
 from llm_eval.autumn import Interpreter, check_program
-from llm_eval.errors import (AutumnError, AutumnInternalError, AutumnLimitError,
-                             AutumnRuntimeError, AutumnSeedError, AutumnSyntaxError)
+from llm_eval.errors import (
+    AutumnError,
+    AutumnInternalError,
+    AutumnLimitError,
+    AutumnRuntimeError,
+    AutumnSeedError,
+    AutumnSyntaxError,
+)
 
 BASE = """(program
   (= GRID_SIZE 6)

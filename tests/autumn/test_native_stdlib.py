@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 import yaml
+from tracing import random_actions, trace
 
 from llm_eval.autumn import Interpreter
 from llm_eval.autumn.native_stdlib import NATIVE_STDLIB
-from tracing import random_actions, trace
 
 HERE = Path(__file__).parent
 ROOT = HERE.parent.parent

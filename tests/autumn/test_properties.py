@@ -18,10 +18,10 @@ from dataclasses import dataclass
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tiers import slow
 
 from llm_eval.autumn import Interpreter
 from llm_eval.errors import AutumnError, AutumnInternalError
-from tiers import slow
 
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                       HealthCheck.data_too_large])

@@ -7,11 +7,11 @@ import random
 from pathlib import Path
 
 import pytest
+from tiers import tier
+from tracing import play, random_actions
 
 from llm_eval.autumn import Interpreter
 from llm_eval.worlds import world_names, world_spec
-from tiers import tier
-from tracing import play, random_actions
 
 ROOT = Path(__file__).parent.parent.parent
 PROGRAMS = [(p.stem, p.read_text()) for p in sorted((ROOT / "benchmarks" / "programs").glob("*.sexp"))]

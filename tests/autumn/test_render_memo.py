@@ -9,10 +9,10 @@ from __future__ import annotations
 import random
 
 import pytest
+from tracing import play, random_actions
 
 from llm_eval.autumn import Interpreter
 from llm_eval.errors import AutumnError
-from tracing import play, random_actions
 
 
 def _frames(text: str, memo: bool, actions: list[str], seed: int = 5) -> list:

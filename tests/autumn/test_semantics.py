@@ -11,12 +11,34 @@ import json
 import time
 
 import pytest
+from autumn_script import (
+    NATIVE_ORDER,
+    NL,
+    STDLIB_ORDER,
+    UNK,
+    B,
+    Ev,
+    Frame,
+    L,
+    N,
+    P,
+    S,
+    SpecHashTable,
+    Step,
+    grid_rows,
+    run_ops,
+    spec_states,
+)
 
-from autumn_script import (NATIVE_ORDER, STDLIB_ORDER, UNK, B, Ev, Frame, L, N, NL, P, S,
-                           SpecHashTable, Step, grid_rows, run_ops, spec_states)
 from llm_eval.autumn import Interpreter, check_program
-from llm_eval.errors import (AutumnError, AutumnInternalError, AutumnLimitError,
-                             AutumnRuntimeError, AutumnSeedError, AutumnSyntaxError)
+from llm_eval.errors import (
+    AutumnError,
+    AutumnInternalError,
+    AutumnLimitError,
+    AutumnRuntimeError,
+    AutumnSeedError,
+    AutumnSyntaxError,
+)
 
 ST42 = spec_states(42, 64)
 

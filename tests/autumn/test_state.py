@@ -6,11 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
+from tiers import per_world
+from tracing import play, random_actions
 
 from llm_eval.autumn import Interpreter
 from llm_eval.worlds import make_world, world_names
-from tiers import per_world
-from tracing import play, random_actions
 
 ROOT = Path(__file__).parent.parent.parent
 BENCHMARKS = sorted((ROOT / "benchmarks" / "programs").glob("*.sexp"))

@@ -8,8 +8,7 @@ import asyncio
 import pytest
 
 from llm_eval.adapters import Adapter, Fatal, Message, RateLimited, Request, Response, Transient
-from llm_eval.calls import (CallPolicy, FatalProviderError, InfrastructureError, call,
-                            call_sync)
+from llm_eval.calls import CallPolicy, FatalProviderError, InfrastructureError, call, call_sync
 
 REQUEST = Request(messages=(Message.user("hello"),))
 

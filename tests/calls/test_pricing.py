@@ -11,8 +11,15 @@ import sys
 import pytest
 
 from llm_eval.adapters import Usage
-from llm_eval.pricing import (PriceFileError, book_for, describe_cost, litellm_name,
-                              load_prices, price, source_of_record)
+from llm_eval.pricing import (
+    PriceFileError,
+    book_for,
+    describe_cost,
+    litellm_name,
+    load_prices,
+    price,
+    source_of_record,
+)
 
 USAGE = Usage(input_tokens=12_000, output_tokens=900, cache_read_tokens=4_096)
 ROUTES = ("openai/gpt-4.1-mini", "openai-chat/gpt-4.1-mini", "litellm/gpt-4.1-mini")

@@ -21,9 +21,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "serve"))
-from serve_helpers import LiveServer  # noqa: E402
-
 import httpx  # noqa: E402
+from serve_helpers import LiveServer  # noqa: E402
 
 CORPUS = Path(__file__).parent / "http"
 CASES = sorted(CORPUS.glob("*.http"))

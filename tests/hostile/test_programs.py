@@ -15,7 +15,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from tiers import slow
 
 from llm_eval.actions import parse_action, parse_action_lines
@@ -23,8 +22,14 @@ from llm_eval.autumn import Interpreter, check_program
 from llm_eval.autumn.reader import MAX_TEXT_BYTES
 from llm_eval.autumn.syntax import MAX_STATEMENTS
 from llm_eval.cli import EXIT_OK, EXIT_PROGRAM_ERROR, main
-from llm_eval.errors import (ActionSyntaxError, AutumnCheckError, AutumnCheckWarning,
-                             AutumnLimitError, AutumnRuntimeError, AutumnSyntaxError)
+from llm_eval.errors import (
+    ActionSyntaxError,
+    AutumnCheckError,
+    AutumnCheckWarning,
+    AutumnLimitError,
+    AutumnRuntimeError,
+    AutumnSyntaxError,
+)
 
 HERE = Path(__file__).parent / "programs"
 MESSAGE_BOUND = 400          # characters of one error, path and position included

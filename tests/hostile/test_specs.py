@@ -19,7 +19,6 @@ import tracemalloc
 from pathlib import Path
 
 import pytest
-
 from tiers import slow
 
 from llm_eval.cli import main

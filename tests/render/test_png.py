@@ -6,12 +6,11 @@ import io
 
 import pytest
 from PIL import Image
+from render_frames import frame_of
 
 from llm_eval.autumn import Frame
 from llm_eval.render import MASK_COLOUR, RenderError, RenderParseError, parse_png, render_png, rgb
 from llm_eval.render.png import GRID_LINE_RGB, MASK_RGB, RING_OUTER_RGB, render_image
-
-from render_frames import frame_of
 
 DOT = frame_of(["...", ".r.", "..w"], {".": "black", "r": "red", "w": "white"})
 

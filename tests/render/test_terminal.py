@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import re
 
+from render_frames import frame_of
+
 from llm_eval.autumn import Frame
 from llm_eval.render import render_ansi
 from llm_eval.render.terminal import cell_at
-
-from render_frames import frame_of
 
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
 DOT = frame_of(["...", ".r.", "..w"], {".": "black", "r": "red", "w": "white"})

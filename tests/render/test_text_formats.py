@@ -8,13 +8,24 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from render_frames import frame_of
 
 from llm_eval.autumn import Frame
-from llm_eval.render import (PALETTE, PALETTE_SYMBOLS, RenderError, RenderParseError,
-                             check_format, parse_compact, parse_diff, parse_json, parse_text,
-                             render_compact, render_diff, render_json, render_text)
-
-from render_frames import frame_of
+from llm_eval.render import (
+    PALETTE,
+    PALETTE_SYMBOLS,
+    RenderError,
+    RenderParseError,
+    check_format,
+    parse_compact,
+    parse_diff,
+    parse_json,
+    parse_text,
+    render_compact,
+    render_diff,
+    render_json,
+    render_text,
+)
 
 DOT = frame_of(["...", ".r.", "..w"], {".": "black", "r": "red", "w": "white"})
 MOVED = frame_of(["...", "..r", "..r"], {".": "black", "r": "red"})

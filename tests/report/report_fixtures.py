@@ -11,9 +11,18 @@ from pathlib import Path
 import pytest
 
 from llm_eval.runstore import RunStore
-from llm_eval.transcripts import (ActionEvent, End, Header, InfrastructureErrorEvent, ModelCall,
-                                  ObservationEvent, PhaseEnd, PhaseStart, Score,
-                                  TranscriptWriter)
+from llm_eval.transcripts import (
+    ActionEvent,
+    End,
+    Header,
+    InfrastructureErrorEvent,
+    ModelCall,
+    ObservationEvent,
+    PhaseEnd,
+    PhaseStart,
+    Score,
+    TranscriptWriter,
+)
 
 SCRIPT = "<script>window.__pwned=1;document.title='PWNED'</script>"
 IMG = "<img src=x onerror=\"document.title='PWNED'\">"

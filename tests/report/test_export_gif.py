@@ -11,8 +11,16 @@ import pytest
 from PIL import Image, ImageChops
 
 from llm_eval.cli import main
-from llm_eval.report.export_gif import (BAND_PX, ExportError, Shot, _caption, _picture,
-                                        animate, episode_frames, export_gif)
+from llm_eval.report.export_gif import (
+    BAND_PX,
+    ExportError,
+    Shot,
+    _caption,
+    _picture,
+    animate,
+    episode_frames,
+    export_gif,
+)
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,8 @@ import pytest
 from llm_eval.cli import main
 from llm_eval.render import parse_png
 from llm_eval.report import gallery
-from llm_eval.tasks.validate import Effort
 from llm_eval.tasks.store import load_task
+from llm_eval.tasks.validate import Effort
 from llm_eval.worlds import make_world, world_spec
 
 TINY = Effort(rollouts=4, random_answers=60, fuzz_runs=1, fuzz_steps=10, click_sweep=False)

@@ -81,7 +81,7 @@ def test_the_command_writes_the_report(random_oracle_run, tmp_path, capsys):
     assert args.handler(args) == 2
     assert "not a run directory" in capsys.readouterr().err
 
-    from llm_eval.cli import main   # the same command, as registered in llm-eval
+    from llm_eval.cli import main  # the same command, as registered in llm-eval
 
     assert main(["report", str(random_oracle_run), "-o", str(tmp_path / "cli.html"),
                  "--max-transcripts", "0"]) == 0

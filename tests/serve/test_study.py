@@ -10,7 +10,6 @@ from collections import Counter
 
 import pytest
 from serve_helpers import Participant, finish_script, serve_client
-
 from starlette.testclient import TestClient
 
 from llm_eval.serve.study import Study, StudyError, StudySpec, assign, load_study_spec

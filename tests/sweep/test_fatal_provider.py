@@ -13,7 +13,6 @@ import io
 import sqlite3
 
 import pytest
-
 from fake_provider import FakeProvider
 from provider_bodies import chat_body, messages_body
 from test_llm_jobs import ScriptAgent

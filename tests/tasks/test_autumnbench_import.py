@@ -13,8 +13,11 @@ import pytest
 
 from llm_eval.agents import make_agent
 from llm_eval.cli import main
-from llm_eval.tasks.autumnbench_import import (TaskImportError, import_autumnbench,
-                                               validate_imported)
+from llm_eval.tasks.autumnbench_import import (
+    TaskImportError,
+    import_autumnbench,
+    validate_imported,
+)
 from llm_eval.tasks.store import load_tasks
 from llm_eval.transcripts import transcript_files
 from llm_eval.worldtest import run_episode

@@ -7,13 +7,13 @@ from collections import Counter
 from importlib import resources
 
 import pytest
+from tiers import slow
 
 from llm_eval.tasks import dice, load_task, trajectory
 from llm_eval.tasks import validate as V
 from llm_eval.tasks.cd import compare
 from llm_eval.tasks.models import PlanningHidden, PlanningPublic, PlanningTask
 from llm_eval.tasks.trajectory import make, play
-from tiers import slow
 
 CD_DRAWS = V.Effort(cd_draws=60)
 

@@ -9,8 +9,15 @@ from collections import Counter
 
 import pytest
 
-from llm_eval.tasks import (FAMILIES, TaskFileError, all_tasks, dump_task, load_task,
-                            load_task_file, parse_task)
+from llm_eval.tasks import (
+    FAMILIES,
+    TaskFileError,
+    all_tasks,
+    dump_task,
+    load_task,
+    load_task_file,
+    parse_task,
+)
 from llm_eval.tasks.store import shipped_task_ids
 from llm_eval.worlds import world_names
 

@@ -7,14 +7,13 @@ import dataclasses
 import json
 
 import pytest
+from tiers import slow
 
 from llm_eval.cli import main
-from llm_eval.tasks import all_tasks, load_task
-from llm_eval.tasks import trajectory
+from llm_eval.tasks import all_tasks, load_task, trajectory
 from llm_eval.tasks.specs import SUITE_CHANGES
 from llm_eval.tasks.validate import FULL, Effort, validate_task
 from llm_eval.worlds import world_spec
-from tiers import slow
 
 NO_ORACLE = Effort(rollouts=60, random_answers=600, fuzz_runs=4, fuzz_steps=50, oracle=False,
                    condition_rollouts=4, cd_draws=60, plan_redraws=0)

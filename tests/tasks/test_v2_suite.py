@@ -12,6 +12,7 @@ import dataclasses
 import hashlib
 
 import pytest
+from tiers import slow, tier
 
 from llm_eval.cli import main
 from llm_eval.suites import load_suite
@@ -21,9 +22,14 @@ from llm_eval.tasks import all_tasks, dump_task, load_task
 from llm_eval.tasks.generate import default_data_dir, generate_task
 from llm_eval.tasks.specs import SUITE_CHANGES
 from llm_eval.tasks.store import DEFAULT_SUITE, task_relpath
-from llm_eval.tasks.validate import (FULL, QUICK, check_cd_change_dice, check_mfp_dice,
-                                     check_planning_dice, validate_task)
-from tiers import slow, tier
+from llm_eval.tasks.validate import (
+    FULL,
+    QUICK,
+    check_cd_change_dice,
+    check_mfp_dice,
+    check_planning_dice,
+    validate_task,
+)
 
 V1_DIGEST = "cf072c5a477a05c02efd9eeb5e2b67e4d5ce70247694dc4fde140bf51d9ff9c1"
 

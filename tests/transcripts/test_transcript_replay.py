@@ -11,8 +11,13 @@ from pathlib import Path
 import pytest
 
 from llm_eval.cli import main
-from llm_eval.replay import (ReplayError, TranscriptReplay, job_from_transcript,
-                             replay_transcript, run_recorded)
+from llm_eval.replay import (
+    ReplayError,
+    TranscriptReplay,
+    job_from_transcript,
+    replay_transcript,
+    run_recorded,
+)
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import Sweep, run_sweep
 from llm_eval.transcripts import read_transcript, transcript_files

@@ -10,10 +10,23 @@ import pytest
 
 from llm_eval.agents import make_agent
 from llm_eval.tasks.store import load_task
-from llm_eval.transcripts import (SCHEMA_VERSION, ActionEvent, End, EpisodeRecorder, Header,
-                                  InfrastructureErrorEvent, ModelCall, ObservationEvent,
-                                  PhaseEnd, PhaseStart, Score, TranscriptError,
-                                  TranscriptWriter, parse_event, read_transcript)
+from llm_eval.transcripts import (
+    SCHEMA_VERSION,
+    ActionEvent,
+    End,
+    EpisodeRecorder,
+    Header,
+    InfrastructureErrorEvent,
+    ModelCall,
+    ObservationEvent,
+    PhaseEnd,
+    PhaseStart,
+    Score,
+    TranscriptError,
+    TranscriptWriter,
+    parse_event,
+    read_transcript,
+)
 from llm_eval.worldtest import run_episode
 
 EVENTS = [

@@ -12,13 +12,21 @@ from __future__ import annotations
 import random
 
 import pytest
+from tiers import per_world
 
 from llm_eval.actions import Action
 from llm_eval.autumn import Frame
-from llm_eval.render import (parse_compact, parse_diff, parse_json, parse_png, render_compact,
-                             render_diff, render_json, render_png)
+from llm_eval.render import (
+    parse_compact,
+    parse_diff,
+    parse_json,
+    parse_png,
+    render_compact,
+    render_diff,
+    render_json,
+    render_png,
+)
 from llm_eval.worlds import WorldSpec, default_registry
-from tiers import per_world
 
 SPECS = default_registry().specs()
 STEPS = 500

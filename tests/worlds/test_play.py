@@ -12,11 +12,10 @@ import uuid
 from pathlib import Path
 
 import pytest
+from world_programs import DOT, dot_grid
 
 from llm_eval.worlds import World
 from llm_eval.worlds.play import Key, KeyDecoder, MouseClick, PlaySession
-
-from world_programs import DOT, dot_grid
 
 REPO = Path(__file__).resolve().parents[2]
 ESCAPE = re.compile(r"\x1b\[[0-9;]*m")

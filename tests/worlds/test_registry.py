@@ -10,11 +10,15 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from llm_eval.worlds import (UnknownWorldError, WorldMetadataError, WorldRegistry,
-                             default_registry, make_world)
-
 from world_programs import DOT, dot_grid
+
+from llm_eval.worlds import (
+    UnknownWorldError,
+    WorldMetadataError,
+    WorldRegistry,
+    default_registry,
+    make_world,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 

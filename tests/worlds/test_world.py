@@ -5,14 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from world_programs import DOT, FAILS_ON_UP, RANDOM_DOT, dot_grid
 
 from llm_eval.actions import Action
 from llm_eval.autumn import Frame
 from llm_eval.errors import AutumnRuntimeError, AutumnSeedError, AutumnSyntaxError
 from llm_eval.render import RenderError, parse_compact, parse_png
 from llm_eval.worlds import ActionSpace, RuleCoverage, World, WorldStateError
-
-from world_programs import DOT, FAILS_ON_UP, RANDOM_DOT, dot_grid
 
 
 @pytest.fixture

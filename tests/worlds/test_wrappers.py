@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from world_programs import DOT, dot_grid
 
 from llm_eval.worlds import ActionBudget, StepLimit, World, WorldStateError
-
-from world_programs import DOT, dot_grid
 
 
 def test_step_limit_truncates_each_episode() -> None:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import math
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.worldtest.autumnbench import HarnessCD
 from llm_eval.worldtest.errors import PhaseStateError
 from llm_eval.worldtest.programs import modified_world

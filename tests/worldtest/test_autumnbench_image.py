@@ -8,16 +8,23 @@ from __future__ import annotations
 import io
 import json
 
+import autumnbench_fixture as F
 import pytest
 from PIL import Image
 
-import autumnbench_fixture as F
-from llm_eval.adapters import GenerationConfig, ImagePart
+from llm_eval.adapters import GenerationConfig, ImagePart, Response
+from llm_eval.adapters.base import Adapter
 from llm_eval.agents.llm import LLMAgent
 from llm_eval.autumn import Frame
 from llm_eval.render import RenderError
-from llm_eval.render.harness_jpeg import (AXES_BOX, FIGURE_PIXELS, MASK_RGB, cell_box,
-                                          harness_rgb, render_harness_jpeg)
+from llm_eval.render.harness_jpeg import (
+    AXES_BOX,
+    FIGURE_PIXELS,
+    MASK_RGB,
+    cell_box,
+    harness_rgb,
+    render_harness_jpeg,
+)
 from llm_eval.worldtest.autumnbench import HarnessCD, HarnessInteraction, HarnessPlanning
 from llm_eval.worldtest.autumnbench.base import harness_picture
 from llm_eval.worldtest.autumnbench.cd import CD_INTRO, SUBMIT
@@ -28,9 +35,6 @@ from llm_eval.worldtest.autumnbench.settings import HarnessSettings, render_mode
 from llm_eval.worldtest.autumnbench.view import model_view
 from llm_eval.worldtest.observation import Picture
 from llm_eval.worldtest.programs import modified_world, original_world
-
-from llm_eval.adapters import Response
-from llm_eval.adapters.base import Adapter
 
 IMAGE = HarnessSettings(render_mode="image")
 N = 8   # drizzle's frame rate (the standard library's)

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import json
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.worlds import World
 from llm_eval.worldtest.autumnbench import HarnessInteraction
 from llm_eval.worldtest.programs import original_world

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import json
 
+import autumnbench_fixture as F
 import pytest
 import yaml
 
-import autumnbench_fixture as F
 from llm_eval.worldtest.autumnbench import HarnessMFP
 from llm_eval.worldtest.errors import PhaseStateError
 

@@ -9,9 +9,9 @@ import json
 import shutil
 from pathlib import Path
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.adapters import Response
 from llm_eval.adapters.base import Adapter
 from llm_eval.replay import replay_transcript

@@ -8,9 +8,9 @@ from __future__ import annotations
 import json
 import shutil
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.tasks.store import load_task
 from llm_eval.worlds import World
 from llm_eval.worldtest.autumnbench import HarnessPlanning

@@ -6,17 +6,21 @@ from __future__ import annotations
 
 from collections import Counter
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.adapters.tools import InvalidAction, read_tag_reply, tagged
 from llm_eval.agents import make_agent
 from llm_eval.agents.random_agent import RandomAgent
 from llm_eval.errors import TaskFileError
 from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worlds import World
-from llm_eval.worldtest.autumnbench import (TOTAL_STEP_CAP, HarnessCD, HarnessInteraction,
-                                            HarnessPlanning)
+from llm_eval.worldtest.autumnbench import (
+    TOTAL_STEP_CAP,
+    HarnessCD,
+    HarnessInteraction,
+    HarnessPlanning,
+)
 from llm_eval.worldtest.episode import run_episode
 from llm_eval.worldtest.programs import modified_world, original_world, seeded
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.adapters import GenerationConfig, Response
 from llm_eval.adapters.base import Adapter
 from llm_eval.agents.llm import LLMAgent

@@ -11,16 +11,20 @@ import json
 import shutil
 from pathlib import Path
 
+import autumnbench_fixture as F
 import pytest
 
-import autumnbench_fixture as F
 from llm_eval.agents.prompts import load_prompts
 from llm_eval.errors import LlmEvalError
 from llm_eval.worldtest.autumnbench import HarnessCD, HarnessInteraction, HarnessPlanning
 from llm_eval.worldtest.autumnbench.mfp import HarnessMFP
 from llm_eval.worldtest.autumnbench.settings import HarnessSettings
-from llm_eval.worldtest.autumnbench.texts import (SUBFOLDER, TEXT_KEYS, HarnessTextsError,
-                                                  load_harness_texts)
+from llm_eval.worldtest.autumnbench.texts import (
+    SUBFOLDER,
+    TEXT_KEYS,
+    HarnessTextsError,
+    load_harness_texts,
+)
 from llm_eval.worldtest.autumnbench.view import harness_prompts
 from llm_eval.worldtest.programs import modified_world, original_world
 

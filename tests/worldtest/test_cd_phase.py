@@ -4,10 +4,9 @@ first frame of the current run whose state satisfies the task's condition."""
 from __future__ import annotations
 
 import pytest
+import worldtest_tasks as W
 
 from llm_eval.worldtest import CDPhase, PhaseStateError, TaskProgramError, modified_world
-
-import worldtest_tasks as W
 
 
 @pytest.fixture

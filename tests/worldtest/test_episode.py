@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+import worldtest_tasks as W
+from tiers import per_task
 
 from llm_eval.agents import OracleAgent, RandomAgent
 from llm_eval.worldtest import Observation, TaskProgramError, run_episode
-
-import worldtest_tasks as W
-from tiers import per_task
 
 
 class Recorder:

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import pytest
+import worldtest_tasks as W
 
 from llm_eval.worldtest import MASK_COLOUR, MFPPhase
-
-import worldtest_tasks as W
 
 
 def phase(answer: int = W.MFP_ANSWER, budget: int = 5) -> MFPPhase:

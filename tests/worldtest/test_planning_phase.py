@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+import worldtest_tasks as W
 
 from llm_eval.worlds import make_world
 from llm_eval.worldtest import PlanningPhase, goal_reached
-
-import worldtest_tasks as W
 
 
 def phase(horizon: int = 8) -> PlanningPhase:

@@ -49,8 +49,15 @@ from typing import Any
 from ...autumn import Frame
 from ...worlds import World
 from ..scoring import cd_raw_reward, condition_holds
-from .base import INVALID_SELECT, HarnessPhase, HarnessRaise, click_pattern, grid_json
-from .base import harness_picture, parse_game_action
+from .base import (
+    INVALID_SELECT,
+    HarnessPhase,
+    HarnessRaise,
+    click_pattern,
+    grid_json,
+    harness_picture,
+    parse_game_action,
+)
 from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessCD", "CD_INTRO", "FOUND", "SUBMIT", "NOT_CHANGED"]

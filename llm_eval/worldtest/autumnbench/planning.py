@@ -32,8 +32,7 @@ from ...autumn import Frame
 from ...worlds import World
 from ..observation import Picture, PlanningView
 from ..planning import goal_cells, goal_reached
-from .base import INVALID_SELECT, HarnessPhase, click_pattern, harness_picture
-from .base import parse_game_action
+from .base import INVALID_SELECT, HarnessPhase, click_pattern, harness_picture, parse_game_action
 from .settings import DEFAULT_SETTINGS, HarnessSettings
 
 __all__ = ["HarnessPlanning", "PLANNING_INTRO", "QUIT_TEXT", "NO_RESET"]

@@ -17,8 +17,16 @@ from typing import Any
 from adapter_sample import FORMS, PNG
 from wire_bodies import ROUTES, reply, send
 
-from llm_eval.adapters import (GenerationConfig, ImagePart, Message, Request, Response, action_tools,
-                      next_turn_parts, read_reply)
+from llm_eval.adapters import (
+    GenerationConfig,
+    ImagePart,
+    Message,
+    Request,
+    Response,
+    action_tools,
+    next_turn_parts,
+    read_reply,
+)
 
 __all__ = ["MODES", "Conversation", "conversation", "first_reply", "matrix"]
 

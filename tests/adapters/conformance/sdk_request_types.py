@@ -37,8 +37,7 @@ __all__ = ["Violation", "check", "pydantic_check", "REQUEST_TYPES"]
 def _request_types() -> dict[str, Any]:
     from anthropic.types.message_create_params import MessageCreateParamsNonStreaming
     from openai.types.chat.completion_create_params import CompletionCreateParamsNonStreaming
-    from openai.types.responses.response_create_params import (
-        ResponseCreateParamsNonStreaming)
+    from openai.types.responses.response_create_params import ResponseCreateParamsNonStreaming
 
     return {"responses": ResponseCreateParamsNonStreaming,
             "chat": CompletionCreateParamsNonStreaming,
