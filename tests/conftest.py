@@ -16,6 +16,8 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "live: calls a real provider; skipped without its key")
     config.addinivalue_line("markers", "slow: the slow tier (tests/tiers.py), left out of the "
                                        "default run; run it with -m slow")
+    config.addinivalue_line("markers", "exhaustive: slow tests beyond CI's share of a "
+                                       "repeated check (tests/tiers.py); -m slow includes them")
 
 
 @pytest.fixture(autouse=True)
