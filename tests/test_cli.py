@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from documented import page_lines
 
 from llm_eval import __version__
 from llm_eval.cli import EXIT_OK, EXIT_PROGRAM_ERROR, EXIT_USAGE, main
@@ -393,8 +394,8 @@ def test_bouncer_example_checks_and_traces(capsys: pytest.CaptureFixture[str],
 
 def test_readme_example_output_is_current(capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's example run shows real output: rerun its command and compare."""
-    readme = (REPO / "README.md").read_text().splitlines()
+    """The documented trace example shows real output: rerun its command and compare."""
+    readme = page_lines()
     start = next(i for i, line in enumerate(readme) if line.startswith("$ llm-eval autumn trace"))
     command = readme[start][2:]
     expected = []
@@ -601,10 +602,10 @@ def test_play_needs_a_terminal(dot_registry: Path, capsys: pytest.CaptureFixture
 
 def test_readme_render_example_is_current(capsys: pytest.CaptureFixture[str],
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's render example shows real output: rerun it and compare."""
-    readme = (REPO / "README.md").read_text().splitlines()
+    """The documented render examples show real output: rerun them and compare."""
+    readme = page_lines()
     starts = [i for i, line in enumerate(readme) if line.startswith("$ llm-eval render ")]
-    assert starts, "the README shows no render example"
+    assert starts, "the docs show no render example"
     monkeypatch.chdir(REPO)
     for start in starts:
         expected = []

@@ -1,5 +1,5 @@
-"""The README's examples show real output: rerun each shown command and compare (the demo's
-run time aside)."""
+"""The examples of the README and of the reference pages (tests/documented.py) show real
+output: rerun each shown command and compare (the demo's run time aside)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from documented import page_lines
 from tiers import slow
 
 from llm_eval.transcripts import transcript_files
@@ -20,7 +21,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def _examples(prefix: str) -> list[tuple[str, list[str]]]:
     """(command, expected output lines) for each ``$ <prefix>...`` line of a console block."""
-    lines = (REPO / "README.md").read_text().splitlines()
+    lines = page_lines()
     found = []
     for i, line in enumerate(lines):
         if not line.startswith(f"$ {prefix}"):

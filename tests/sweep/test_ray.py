@@ -22,12 +22,12 @@ ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'llm-
 from fake_provider import FakeProvider  # noqa: E402  (tests/sweep/conftest.py)
 from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
 from test_processes import CpuHog, StopAfterFirst  # noqa: E402
+from tiers import slow  # noqa: E402
 
 from llm_eval.replay import compare_transcripts, replay_check, replay_checks  # noqa: E402
 from llm_eval.runstore import RunStore  # noqa: E402
 from llm_eval.sweep import SpecError, Sweep, resume, run_sweep  # noqa: E402
 from llm_eval.transcripts import read_transcript, transcript_files  # noqa: E402
-from tiers import slow  # noqa: E402
 
 # one worker for the whole file in either tier: one cluster, never two CPU hogs at once
 pytestmark = pytest.mark.xdist_group("ray")

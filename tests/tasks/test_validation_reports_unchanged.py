@@ -14,11 +14,11 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_v2_suite import V1_DICE_FAILURES
+from tiers import ci_share, exhaustive, slow
 
 from llm_eval.tasks.store import all_tasks, load_task
 from llm_eval.tasks.validate import Effort, validate_task
-from test_v2_suite import V1_DICE_FAILURES
-from tiers import ci_share, exhaustive, slow
 
 RECORDED = json.loads((Path(__file__).resolve().parents[1] / "fixtures" /
                        "validation_reports.json").read_text())
@@ -30,8 +30,9 @@ def test_the_recording_covers_suite_v1_at_full_effort():
     """And what it records: v1's tasks pass every check but the dice checks its rebuilt tasks
     are known to fail (so v2, which keeps every other v1 file, passes them: the slow test
     below holds today's validator to the recording)."""
-    from llm_eval.tasks.validate import FULL
     import dataclasses
+
+    from llm_eval.tasks.validate import FULL
 
     assert EFFORT == dataclasses.replace(FULL, plan_redraws=0)
     assert len(RECORDED["reports"]) >= 43 * 2
