@@ -30,7 +30,7 @@ class Adapter(ABC):
     async def complete(self, request: Request) -> Response:
         """Send one request; return the normalised response."""
 
-    async def aclose(self) -> None:
+    async def aclose(self) -> None:  # noqa: B027 (optional: not every adapter has a client)
         """Release the SDK client (connections)."""
 
 

@@ -94,7 +94,7 @@ def _reused_rows(paths: list[str], seeds: int, agents: tuple[str, ...]) -> dict[
         try:
             data = json.loads(Path(path).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
-            raise SystemExit(f"agents.py: --reuse {path}: cannot read it: {exc}")
+            raise SystemExit(f"agents.py: --reuse {path}: cannot read it: {exc}") from None
         if data.get("seeds") != seeds:
             raise SystemExit(f"agents.py: --reuse {path}: measured with --seeds "
                              f"{data.get('seeds')}, not {seeds}")

@@ -188,7 +188,7 @@ def run_against(root: Path, name: str, section: str, args) -> float:
         row = next(r for r in rows if r["program"] == name)
     except (ValueError, KeyError, StopIteration):
         raise SystemExit(f"--against {root}: no figure for {name} (exit {done.returncode}): "
-                         f"{done.stderr.strip()[-500:]}")
+                         f"{done.stderr.strip()[-500:]}") from None
     if row.get("error"):
         raise SystemExit(f"--against {root}: {name} failed there: {row['error']}")
     return float(row["steps_per_s"])

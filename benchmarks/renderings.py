@@ -130,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
     json_tokens, compact_tokens = main_rows[0].tokens, main_rows[1].tokens
     print(f"\njson / compact tokens: {json_tokens / compact_tokens:.1f}x")
     if per_world:
-        print(f"\nEvery 16x16 world after the same play (tokens; png bytes without metadata):")
+        print("\nEvery 16x16 world after the same play (tokens; png bytes without metadata):")
         print(f"{'world':<12} {'json':>6} {'compact':>8} {'diff':>6} {'ratio':>6} {'png':>6}"
               "   (diff: mean over the actions)")
         ratios = []

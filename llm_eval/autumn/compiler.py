@@ -218,7 +218,8 @@ class Compiler:
                     try:
                         v = call(v, [], env)
                     except AutumnError as e:
-                        raise e.locate(line, col)
+                        e.locate(line, col)
+                        raise
                 return not (v is False or (v.__class__ is AList and not v))
             return value
 
@@ -355,7 +356,8 @@ class Compiler:
             try:
                 assign(env, name, v)
             except AutumnError as e:
-                raise e.locate(line, col)
+                e.locate(line, col)
+                raise
             return v
         return set_
 
@@ -453,7 +455,8 @@ class Compiler:
                         return f.fn(env, [x])
                     return call(f, [x], env)
                 except AutumnError as e:
-                    raise e.locate(line, col)
+                    e.locate(line, col)
+                    raise
             return call1_or_prev
         # Inline paths: a callee that can only be a global is one dict lookup, and a
         # lambda of the right arity runs its body directly (the generic path is rt.call).
@@ -486,7 +489,8 @@ class Compiler:
                         return f.fn(env, [x])
                     return call(f, [x], env)
                 except AutumnError as e:
-                    raise e.locate(line, col)
+                    e.locate(line, col)
+                    raise
             return call1
         if len(args) == 2:
             a0, a1 = args
@@ -510,7 +514,8 @@ class Compiler:
                         return f.fn(env, [x, y])
                     return call(f, [x, y], env)
                 except AutumnError as e:
-                    raise e.locate(line, col)
+                    e.locate(line, col)
+                    raise
             return call2
         if len(args) == 3:
             a0, a1, a2 = args
@@ -536,7 +541,8 @@ class Compiler:
                         return f.fn(env, [x, y, z])
                     return call(f, [x, y, z], env)
                 except AutumnError as e:
-                    raise e.locate(line, col)
+                    e.locate(line, col)
+                    raise
             return call3
 
         def calln(env):
@@ -544,7 +550,8 @@ class Compiler:
             try:
                 return call(f, [a(env) for a in args], env)
             except AutumnError as e:
-                raise e.locate(line, col)
+                e.locate(line, col)
+                raise
         return calln
 
     def cell_form(self, node: S.Call) -> Closure:

@@ -260,5 +260,6 @@ def call0(rt, node: S.Logic):
         try:
             return call(v, [], env)
         except AutumnError as e:
-            raise e.locate(line, col)
+            e.locate(line, col)
+            raise
     return call0

@@ -150,7 +150,8 @@ def _blamed_on_trigger(evaluate, node: S.Node):
         try:
             return evaluate(env)
         except AutumnError as e:
-            raise _in_trigger(e, own)
+            _in_trigger(e, own)
+            raise
     return trigger
 
 
@@ -256,7 +257,8 @@ class Interpreter:
                     rt.trigger = _blamed_on_trigger(rt.compiler.compile(trigger_node),
                                                     trigger_node)
                 except AutumnError as e:
-                    raise _in_trigger(e, {(n.line, n.column) for n in S.walk((trigger_node,))})
+                    _in_trigger(e, {(n.line, n.column) for n in S.walk((trigger_node,))})
+                    raise
             grid_size = rt.G.vars.get("GRID_SIZE")
             for stmt in program:
                 self._statement(rt, stmt)
@@ -266,20 +268,23 @@ class Interpreter:
                     try:
                         rt.check_grid_size(grid_size)
                     except AutumnError as e:
-                        raise e.locate(stmt.line, stmt.column)
+                        e.locate(stmt.line, stmt.column)
+                        raise
             for name in list(rt.state_order.order):
                 node = rt.state_init[name]
                 init = rt.compiler.compile(node)
                 try:
                     value = init(rt.G)
                 except AutumnError as e:
-                    raise e.locate(node.line, node.column)
+                    e.locate(node.line, node.column)
+                    raise
                 rt.define_global(name, value)   # a definition: no type check (8.1 step 6)
                 if name == "GRID_SIZE":
                     try:
                         rt.check_grid_size(value)
                     except AutumnError as e:
-                        raise e.locate(node.line, node.column)
+                        e.locate(node.line, node.column)
+                        raise
             rt.updated.clear()
             rt.host_render()
         self._rt = rt
@@ -368,7 +373,8 @@ class Interpreter:
                     h.covered = True
                     h.body(G)
             except AutumnError as e:
-                raise e.locate(h.line, h.column)
+                e.locate(h.line, h.column)
+                raise
         nexts = rt.state_next
         for name in rt.state_order.order:
             if name in updated or name not in d:
@@ -377,7 +383,8 @@ class Interpreter:
                 rt.set_global(name, nexts[name](G))
             except AutumnError as e:
                 node = rt.state_next_nodes[name]
-                raise e.locate(node.line, node.column)
+                e.locate(node.line, node.column)
+                raise
         rt.click = None
         arrows = rt.arrows
         arrows["left"] = arrows["right"] = arrows["up"] = arrows["down"] = False

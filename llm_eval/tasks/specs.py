@@ -20,7 +20,9 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, replace
 
-__all__ = ["WorldTaskSpec", "TASK_SPECS", "SUITE_CHANGES", "task_spec", "suite_changes"]
+__all__ = ["WorldTaskSpec",
+           "TASK_SPECS",  # noqa: F822 (made by the module's __getattr__, on first use)
+           "SUITE_CHANGES", "task_spec", "suite_changes"]
 
 
 def _rep(action: str, n: int) -> tuple[str, ...]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from test_llm_agent import ScriptedAdapter
 
-from llm_eval.adapters import GenerationConfig, Response
+from llm_eval.adapters import GenerationConfig
 from llm_eval.adapters.tools import read_tag_reply, tagged
 from llm_eval.agents.llm import LLMAgent
 from llm_eval.tasks.autumnbench_import import import_autumnbench

@@ -146,7 +146,6 @@ def test_searches_run_on_its_own_draws_and_leave_the_real_state(monkeypatch):
 
     monkeypatch.setattr(simulator, "redraw", recording)
     planner = simulator.Planner(world, Lookahead(max_states=200), random.Random(3))
-    goal = tuple(tuple(r) for r in task.public.goal)
     cells = tuple((x, y) for y, row in enumerate(task.public.mask) for x, m in enumerate(row)
                   if m)
     planner.search(3, cells, lambda w, f: False, lambda f, k, p: (len(p),))

@@ -123,7 +123,7 @@ def test_points_band_and_exclusions():
     assert len(up.band) == min(8, 24 // MIN_PER_BIN)
     xs = [b[0] for b in up.band]
     assert xs == sorted(xs)
-    for x, mean, low, high in up.band:
+    for _x, mean, low, high in up.band:
         assert low <= mean <= high
     assert up.band[0][1] == 0.0 and up.band[-1][1] == 1.0
     assert overall.world == "all" and overall.measure == "cost_usd"

@@ -8,8 +8,6 @@ import dataclasses
 import html
 import re
 
-import pytest
-
 from llm_eval.cli import main
 from llm_eval.render import parse_png
 from llm_eval.report import gallery

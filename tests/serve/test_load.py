@@ -60,7 +60,7 @@ class ServeProcess:
         except subprocess.TimeoutExpired:
             self.process.kill()
             _, err = self.process.communicate()
-            raise AssertionError("the server did not stop within 60 s: " + err[-2000:])
+            raise AssertionError("the server did not stop within 60 s: " + err[-2000:]) from None
         return self.process.returncode, err
 
     def kill(self) -> None:
@@ -145,8 +145,11 @@ def test_shutdowns_are_clean_with_episodes_under_way(tmp_path):
         run_dir = tmp_path / f"run{attempt}"
         server = ServeProcess(run_dir)
 
+        # runs (asyncio.run below) before the next attempt: the loop variables it reads
+        # are this attempt's (the noqa: B023 below)
         async def play_then_stop() -> None:
-            async with httpx.AsyncClient(base_url=server.url, timeout=60) as client:
+            async with httpx.AsyncClient(base_url=server.url,  # noqa: B023
+                                         timeout=60) as client:
                 episodes = [await _start(client, f"p{n}") for n in range(3)]
                 for token, csrf in episodes:
                     await client.post(f"/api/episode/{token}/action",
@@ -156,8 +159,8 @@ def test_shutdowns_are_clean_with_episodes_under_way(tmp_path):
                 late = asyncio.create_task(client.post(
                     f"/api/episode/{token}/action", json={"seq": 1, "action": "up"},
                     headers={"X-CSRF-Token": csrf}))
-                await asyncio.sleep(random.Random(attempt).uniform(0, 0.05))
-                result["exit"] = await asyncio.to_thread(server.interrupt)
+                await asyncio.sleep(random.Random(attempt).uniform(0, 0.05))  # noqa: B023
+                result["exit"] = await asyncio.to_thread(server.interrupt)  # noqa: B023
                 try:   # answered (the episode ended, or the action taken) or refused
                     response = await late
                     assert response.status_code in (200, 409), response.text

@@ -95,7 +95,7 @@ def test_participants_consent_play_their_own_tasks_and_the_operator_gets_results
         assert client.post(f"{links[0]}/consent", data={"csrf": "x", "agree": "yes"}
                            ).status_code == 403
         ann.join(links[0])
-        for number, task in enumerate(study.state["participants"][0]["tasks"]):
+        for _number, task in enumerate(study.state["participants"][0]["tasks"]):
             view = ann.next_task()
             assert view["phase"] == "interaction"
             again = client.get(ann.link, follow_redirects=False)     # a refresh: the same

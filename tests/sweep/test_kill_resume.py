@@ -117,7 +117,9 @@ def test_a_sweep_killed_at_random_moments_resumes_to_the_uninterrupted_result(tm
         proc = _start(args, tmp_path / f"kill{kill}.log")
         more = rng.randint(0, 9)      # kill once this many more jobs are done ...
         delay = rng.uniform(0.0, 0.3)  # ... and a job is running, this much later
-        _wait(proc, killed_dir, lambda rows: _done(rows) >= before + more and _running(rows) > 0,
+        # _wait calls the predicate before this iteration ends (the noqa: B023)
+        _wait(proc, killed_dir,
+              lambda rows: _done(rows) >= before + more and _running(rows) > 0,  # noqa: B023
               f"kill {kill}: {more} more jobs done and one running", log)
         time.sleep(delay)
         assert proc.poll() is None, (f"kill {kill}: the run finished before it could be "
@@ -148,7 +150,7 @@ def test_a_sweep_killed_at_random_moments_resumes_to_the_uninterrupted_result(tm
     expected, got = _final_rows(reference_dir), _final_rows(killed_dir)
     message = "\n".join(log)
     assert len(expected) == JOBS and sorted(got) == sorted(expected), message
-    for job, (status, score, raw_reward, _, transcript) in got.items():
+    for job, (status, score, raw_reward, _, _transcript) in got.items():
         assert status == "done", f"{job}: {status}\n{message}"
         assert (score, raw_reward) == expected[job][1:3], f"{job}\n{message}"
 

@@ -28,7 +28,6 @@ from llm_eval.tasks.validate import (
     check_cd_change_dice,
     check_mfp_dice,
     check_planning_dice,
-    validate_task,
 )
 
 V1_DIGEST = "cf072c5a477a05c02efd9eeb5e2b67e4d5ce70247694dc4fde140bf51d9ff9c1"

@@ -18,7 +18,7 @@ import httpx
 import pytest_httpx2  # noqa: F401 - registers respx's httpcore2 mocker (the SDKs' transport)
 import respx
 
-from llm_eval.adapters import GenerationConfig, Request, Response, create_adapter
+from llm_eval.adapters import GenerationConfig, Request, create_adapter
 
 __all__ = ["Route", "ROUTES", "Answer", "reply", "replies", "error", "errors", "send", "KEY"]
 

@@ -165,7 +165,7 @@ def _parse_case(cid: str, title: str, body: list[str]) -> dict[str, Any]:
         case["spec_note"] = " ".join(notes)
 
     by_intro = {idx: (lang, lines) for idx, lang, lines in blocks[1:]}
-    for idx, (lang, lines) in sorted(by_intro.items()):
+    for idx, (_lang, lines) in sorted(by_intro.items()):
         intro = body[idx]
         if intro.startswith("- Expected frames (legend:"):
             legend = dict(LEGEND_ITEM.findall(intro))
