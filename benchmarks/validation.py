@@ -146,7 +146,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
-    from llm_eval.sweep.workers import default_processes
+    from llm_eval.parallel import default_processes
 
     result = {"cores": os.cpu_count(), "load_before": _load(),
               "import": import_times(),

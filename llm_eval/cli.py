@@ -258,7 +258,7 @@ def _cmd_gallery(args: argparse.Namespace) -> int:
             registry.get(name)
         except UnknownWorldError as exc:
             raise UsageError(f"--world: {exc}") from None
-    from .sweep.workers import default_processes
+    from .parallel import default_processes
 
     processes = default_processes() if args.processes is None else args.processes
     path = build_gallery(args.gallery, worlds=args.world, effort=QUICK if args.quick else FULL,

@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..argtypes import integer_at_least
+from .data import DEFAULT_MATCH
 
 # every ``llm-eval`` builds the parser: the store and numpy are imported when compare runs
 if TYPE_CHECKING:
@@ -54,7 +55,6 @@ if TYPE_CHECKING:
 __all__ = ["add_compare_parser", "cmd_compare", "compare", "format_comparison", "select",
            "DEFAULT_MATCH", "EXIT_INPUT"]
 
-DEFAULT_MATCH = ("world", "family", "seed", "repeat")
 EXIT_INPUT = 2
 OVERALL = "overall"
 

@@ -26,6 +26,9 @@ from typing import Any
 from ..errors import LlmEvalError
 from ..runstore import STORE_FILE, RunStore, RunStoreError
 
+# the settings that pair an episode of one arm with one of another (compare, the report)
+DEFAULT_MATCH = ("world", "family", "seed", "repeat")
+
 __all__ = ["Episode", "AnalysisError", "load_episodes"]
 
 

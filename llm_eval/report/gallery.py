@@ -151,7 +151,7 @@ def _all_figures(tasks, effort, random_episodes: int, processes: int,
     """``task_figures`` of every task by id, computed in ``processes`` worker processes."""
     from functools import partial
 
-    from ..sweep.workers import map_in_order
+    from ..parallel import map_in_order
 
     compute = partial(task_figures, effort=effort, random_episodes=random_episodes)
     finished = None if progress is None else (lambda task: progress(f"validated {task.id}"))

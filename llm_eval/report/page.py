@@ -693,8 +693,7 @@ def _side_by_side_section(arms: Sequence[Any], chosen: tuple[str, str] | None,
     """The two chosen arms' most different tasks, episodes side by side (``side_by_side``)."""
     if chosen is None:
         return Markup("")
-    from ..analysis.commands import DEFAULT_MATCH
-    from ..analysis.data import AnalysisError
+    from ..analysis.data import DEFAULT_MATCH, AnalysisError
     from .side_by_side import render_side_by_side
 
     labels = sorted({e.model for e in arms}, key=arm_key)

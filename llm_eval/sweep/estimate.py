@@ -95,7 +95,7 @@ def estimate_sweep(spec: Sweep, *, reply_tokens: int, processes: int | None = No
     """Every model job of ``spec`` estimated (module docstring), grouped by arm in the order
     the arms first appear; and the number of local agents' jobs (no calls)."""
     from ..analysis.stats import arm_labels
-    from .workers import default_processes, map_in_order
+    from ..parallel import default_processes, map_in_order
 
     jobs = spec.expand()
     model_jobs = [j for j in jobs if not plays_without_model(j.model)]

@@ -20,16 +20,15 @@ Results do not depend on where a job runs: an episode's only randomness is its s
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import select
 import signal
-import sys
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
 from pathlib import Path
 
+from ..parallel import can_start_workers, default_processes, map_in_order, worker_context
 from .job import JobOutcome, execute_job
 from .spec import Job, Sweep
 
@@ -39,19 +38,7 @@ __all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "longes
 STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
 WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
                "'__main__': (worker processes import it), or pass processes=0")
-# imported once by the fork server, so a worker starts with the episode code loaded
-PRELOAD = ["llm_eval.sweep.job", "llm_eval.sweep.workers", "llm_eval.worldtest.episode",
-           "llm_eval.worldtest.programs", "llm_eval.agents", "llm_eval.tasks.store",
-           "llm_eval.transcripts"]
-
 _stop_event = None   # in a worker: the scheduler's stop, mirrored
-
-
-def default_processes() -> int:
-    """The cores this process may run on."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return max(1, os.cpu_count() or 1)
 
 
 def longest_first(rows: list) -> list:
@@ -65,58 +52,6 @@ def longest_first(rows: list) -> list:
         return settings.get("model") == "oracle" and settings.get("family") == "planning"
 
     return sorted(rows, key=lambda row: not heavy(row))   # stable: queue order otherwise
-
-
-def can_start_workers() -> bool:
-    """Whether worker processes can start here: they import ``__main__`` as the parent did,
-    which needs a module name or a file (not ``<stdin>``)."""
-    main = sys.modules.get("__main__")
-    if main is None or getattr(getattr(main, "__spec__", None), "name", None):
-        return True
-    path = getattr(main, "__file__", None)
-    return path is None or os.path.isfile(path)
-
-
-def worker_context():
-    """The multiprocessing context worker processes start from (see the module docstring)."""
-    methods = multiprocessing.get_all_start_methods()
-    if "forkserver" in methods:
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
-
-
-def map_in_order(function, items, processes: int = 1, first=None, finished=None):
-    """``function(item)`` of each item, yielded in the order of ``items``, computed by
-    ``processes`` worker processes (1: here, one after the other). For pure functions of their
-    item (a validation, a task's figures): the results are the same wherever they are computed.
-    ``first(item)`` true starts that item before the others (the longest ones, so that no core
-    waits on one at the end); ``finished(item)`` is called as each item's result is ready, in
-    the order they finish (for progress); ``function`` must be a module-level function or a
-    partial of one."""
-    items = list(items)
-    if processes <= 1 or len(items) <= 1:
-        for item in items:
-            result = function(item)
-            if finished is not None:
-                finished(item)
-            yield result
-        return
-    order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
-    with ProcessPoolExecutor(max_workers=min(processes, len(items)),
-                             mp_context=worker_context()) as pool:
-        futures = {i: pool.submit(function, items[i]) for i in order}
-        if finished is not None:
-            for i, future in futures.items():
-                future.add_done_callback(
-                    lambda done, item=items[i]: done.cancelled() or finished(item))
-        try:
-            for i in range(len(items)):
-                yield futures[i].result()
-        finally:
-            for future in futures.values():
-                future.cancel()
 
 
 def _end_with(scheduler_pid: int) -> None:

@@ -54,7 +54,7 @@ def cmd_generate(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     if args.tasks is not None:
         return _validate_directory(args)
-    from ..sweep.workers import default_processes
+    from ..parallel import default_processes
     from ..worldtest.episode_command import known_world
     from .store import all_tasks
     from .validate import FULL, QUICK, validate_in_processes

@@ -557,7 +557,7 @@ def validate_in_processes(tasks, effort: Effort = FULL, processes: int = 1):
     no core waits on one at the end."""
     from functools import partial
 
-    from ..sweep.workers import map_in_order
+    from ..parallel import map_in_order
 
     tasks = list(tasks)
     if processes <= 1:
