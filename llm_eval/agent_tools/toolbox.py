@@ -131,10 +131,12 @@ class AgentToolbox:
         self.on_tool_call: Callable[[dict[str, Any]], None] | None = None
         self.start_episode()
 
-    def start_episode(self) -> None:
+    def start_episode(self, harness_text: bool = False) -> None:
+        """A new episode; ``harness_text``: its protocol shows the harness's text (whose
+        interaction observations the history of runs does not follow)."""
         self.records: list[ToolRecord] = []
         self.notes = Notes()
-        self.history = History()
+        self.history = History(harness_text)
         self.turn_calls = 0
 
     # -- what the model is shown -----------------------------------------------------------------

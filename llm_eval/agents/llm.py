@@ -102,6 +102,7 @@ from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
+from ..worldtest.protocols import protocol as protocol_profile
 from .prompts import PromptSet, cells_text, load_prompts, observation_header
 
 __all__ = ["LLMAgent", "InvalidReply", "parse_rendering", "RENDERINGS", "context_window_of",
@@ -228,13 +229,13 @@ class LLMAgent:
             response = result.response
             used = len(self.toolbox.records) if self.toolbox is not None else 0
             reply = self._read(observation, response, turn)
-            if observation.text is not None:   # the harness's scratchpad tags (A6)
+            if self._harness:   # the harness's scratchpad tags (A6)
                 self._keep_scratchpad(response.text, used)
             if reply is None:   # the reply only called tools: their results go back
                 self.calls.append(self._record(observation, request, result, None))
                 self._emit(request, used)
                 continue
-            if isinstance(reply, InvalidAction) and observation.text is not None:
+            if isinstance(reply, InvalidAction) and self._harness:
                 reply = ChosenAction("noop")   # the harness's fallback, no message back (A5)
             turn.reply = reply
             turn.assistant = _assistant_message(response)
@@ -330,12 +331,14 @@ class LLMAgent:
     # -- state -----------------------------------------------------------------------------------
     def _start_episode(self, start: EpisodeStart | None) -> None:
         self.calls = []
+        # the protocol's profile says how turns read: the autumnbench protocol's observations
+        # carry the harness's text, shown as it is
+        self._harness = start is not None and protocol_profile(start.protocol).shows_harness_text
         if getattr(self, "toolbox", None) is not None:
-            self.toolbox.start_episode()
+            self.toolbox.start_episode(self._harness)
         self.refusal: dict[str, Any] | None = None   # the call refused for its length
         self._turns: list[_Turn] = []
         self._phase: str | None = None
-        self._harness = False            # the autumnbench profile's turns (observation text)
         self._own_scratchpad = Notes()   # its scratchpad when the notes tool is off (A6)
         self._instructions: dict[str, str] = {}
         self._seen: Frame | None = None
@@ -363,11 +366,15 @@ class LLMAgent:
 
     # -- building a turn -------------------------------------------------------------------------
     def _turn(self, obs: Observation) -> _Turn:
-        if obs.text is not None:           # the autumnbench protocol: the harness's text
+        if isinstance(obs.text, str) != self._harness:   # a check, not how it is told
+            raise ValueError(f"a {'harness' if self._harness else 'worldtest'} "
+                             f"observation expected in an episode of the "
+                             f"{'autumnbench' if self._harness else 'worldtest'} protocol "
+                             "(reset the agent with the episode's EpisodeStart first)")
+        if self._harness:           # the autumnbench protocol: the harness's text
             from ..worldtest.autumnbench.view import JPEG, model_view
 
             self._phase = obs.phase
-            self._harness = True
             shown, jpegs = model_view(obs)   # image mode: a line and the images (A7)
             body = self.prompts.render("turn", header=",\n".join(obs.offered), frame=shown)
             after = ""

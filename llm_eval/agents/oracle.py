@@ -28,6 +28,7 @@ from collections import deque
 from ..tasks.models import CDTask, MFPTask, PlanningTask
 from ..worldtest.observation import EpisodeStart, Observation
 from ..worldtest.programs import ProgramsRoot, modified_world, original_world
+from ..worldtest.protocols import protocol as protocol_profile
 from .search import SearchLimits, SearchResult, search_plan
 
 __all__ = ["OracleAgent", "mfp_answer", "cd_change_frame"]
@@ -84,15 +85,17 @@ class OracleAgent:
         self.notes: list[str] = []
         self.search: SearchResult | None = None
         self._queue: deque[str] | None = None
+        self._plays_harness = False   # the episode's protocol shows the harness's text (reset)
 
     def reset(self, start: EpisodeStart) -> None:
         self._queue = None
         self.notes = []
         self.search = None
         self._harness = None
+        self._plays_harness = protocol_profile(start.protocol).shows_harness_text
 
     def act(self, observation: Observation) -> str:
-        if observation.text is not None:     # the autumnbench protocol (oracle_harness)
+        if self._plays_harness:   # autumnbench (oracle_harness)
             if getattr(self, "_harness", None) is None:
                 from .oracle_harness import HarnessOraclePlan
 

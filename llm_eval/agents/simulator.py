@@ -69,6 +69,7 @@ from ..tasks.models import CDTask, MFPTask, PlanningTask
 from ..worlds import World
 from ..worldtest.observation import EpisodeStart, Observation
 from ..worldtest.programs import ProgramsRoot, modified_world, original_world
+from ..worldtest.protocols import protocol as protocol_profile
 from .search import goal_distance
 
 __all__ = ["SimulatorAgent", "Lookahead", "LookaheadResult", "lookahead", "PUBLISHED_DEPTH"]
@@ -252,6 +253,7 @@ class SimulatorAgent:
         self.programs_root = programs_root
         self.limits = limits
         self.notes: list[str] = []
+        self._harness = False   # the episode's protocol shows the harness's text (reset)
         self._searches = 0
         self._states = 0
         self._reset_state()
@@ -272,6 +274,7 @@ class SimulatorAgent:
         self._finished = False
 
     def reset(self, start: EpisodeStart) -> None:
+        self._harness = protocol_profile(start.protocol).shows_harness_text
         self.notes = []
         self._searches = 0
         self._states = 0
@@ -279,7 +282,7 @@ class SimulatorAgent:
 
     # -- the phases ------------------------------------------------------------------------------
     def act(self, observation: Observation) -> str:
-        harness = observation.text is not None
+        harness = self._harness
         match observation.phase:
             case "interaction":
                 return "go-to-test"

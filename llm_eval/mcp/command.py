@@ -22,6 +22,7 @@ import argparse
 import sys
 
 from ..argtypes import integer, integer_at_least, integer_between
+from ..worldtest.protocols import PROTOCOLS
 
 __all__ = ["add_mcp_parser", "cmd_mcp", "DEFAULT_RUN_DIR", "LOOPBACK_HOSTS", "DEFAULT_PORT",
            "parse_task"]
@@ -180,7 +181,7 @@ def add_mcp_parser(commands) -> argparse.ArgumentParser:
                              f"port, printed on stderr)")
     parser.add_argument("--seed", type=integer, default=1,
                         help="the seed of every episode, as a sweep's seeds (default 1)")
-    parser.add_argument("--protocol", choices=("worldtest", "autumnbench"), default="worldtest",
+    parser.add_argument("--protocol", choices=tuple(PROTOCOLS), default="worldtest",
                         help="the rules the episodes follow (default worldtest)")
     parser.add_argument("--interaction-steps", type=integer_at_least(1), metavar="N",
                         help="the interaction budget (default: each task's)")

@@ -42,6 +42,7 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..worldtest.protocols import PROTOCOLS
 from .browse import RUNS_CSP, RunsPage
 from .forms import (
     MAX_BODY_BYTES,
@@ -158,7 +159,7 @@ def create_app(settings: ServeSettings, *, episodes: LiveEpisodes | None = None)
                        "letter or digit")
         elif tuple(task.split("/", 1)) not in known_tasks:
             problem = f"unknown task {task!r}"
-        elif protocol not in ("worldtest", "autumnbench"):
+        elif protocol not in PROTOCOLS:
             problem = f"unknown protocol {protocol!r}"
         if problem:
             page = start_page(settings.tasks, cookie, protocol=settings.protocol, error=problem)

@@ -13,6 +13,7 @@ import argparse
 import sys
 
 from ..argtypes import integer, integer_at_least, integer_between
+from ..worldtest.protocols import PROTOCOLS
 
 __all__ = ["add_serve_parser", "cmd_serve", "DEFAULT_RUN_DIR"]
 
@@ -80,7 +81,7 @@ def add_serve_parser(commands) -> argparse.ArgumentParser:
                        help="port (default 8000)")
     serve.add_argument("--seed", type=integer, default=1,
                        help="the seed of every episode, as a sweep's seeds (default 1)")
-    serve.add_argument("--protocol", choices=("worldtest", "autumnbench"), default="worldtest",
+    serve.add_argument("--protocol", choices=tuple(PROTOCOLS), default="worldtest",
                        help="the protocol the start page proposes (default worldtest)")
     serve.add_argument("--interaction-steps", type=integer_at_least(1), metavar="N",
                        help="the interaction budget (default: each task's)")

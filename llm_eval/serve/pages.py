@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from ..report.markup import Markup, tag
+from ..worldtest.protocols import PROTOCOLS
 
 __all__ = ["start_page", "play_page", "message_page", "document", "consent_page",
            "task_page"]
@@ -46,7 +47,7 @@ def start_page(tasks: Iterable[tuple[str, str]], csrf: str, *, protocol: str,
     options = [tag("option", f"{world} ({family})", value=f"{world}/{family}")
                for world, family in tasks]
     protocols = [tag("option", name, value=name, selected=name == protocol)
-                 for name in ("worldtest", "autumnbench")]
+                 for name in PROTOCOLS]
     form = tag(
         "form",
         tag("input", type="hidden", name="csrf", value=csrf),

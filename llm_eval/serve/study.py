@@ -49,6 +49,7 @@ from pydantic import (
 from ..atomic import write_atomic
 from ..bounded_yaml import load_bounded, read_bounded
 from ..errors import LlmEvalError
+from ..worldtest.protocols import ProtocolName
 from .security import new_token, same_token
 
 __all__ = ["StudySpec", "StudyError", "Study", "assign", "load_study_spec"]
@@ -72,7 +73,7 @@ class StudySpec(BaseModel):
     tasks: list[str] | Literal["all"] = Field(min_length=1)
     seed: int = 1
     episode_seed: int = 1
-    protocol: Literal["worldtest", "autumnbench"] = "worldtest"
+    protocol: ProtocolName = "worldtest"
     interaction_steps: int | None = Field(default=None, ge=1)
     consent: str = Field(min_length=1, max_length=20_000)
 

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from ..argtypes import integer_at_least
 from ..errors import LlmEvalError
+from ..worldtest.protocols import PROTOCOLS
 
 if TYPE_CHECKING:
     from .spec import Sweep
@@ -302,7 +303,7 @@ def add_run_parser(commands) -> argparse.ArgumentParser:
                        help="run a suite's tasks (e.g. v1; 'llm-eval suites list'), each "
                             "checked against the suite's manifest; --worlds then picks among "
                             "its worlds (default all)")
-    flags.add_argument("--protocol", choices=("worldtest", "autumnbench"),
+    flags.add_argument("--protocol", choices=tuple(PROTOCOLS),
                        help="the rules: worldtest (default) or autumnbench (the published "
                             "harness's; defaults --tool-mode tags and --prompts autumnbench)")
     flags.add_argument("--ticks-per-action", type=int, metavar="K",

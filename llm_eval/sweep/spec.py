@@ -91,6 +91,8 @@ from pydantic import (
 from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounded, setting_path
 from ..errors import LlmEvalError
 from ..tasks.models import FAMILIES
+from ..worldtest.protocols import PROTOCOLS, WORLDTEST, ProtocolName
+from ..worldtest.protocols import protocol as protocol_profile
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
            "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model",
@@ -199,7 +201,7 @@ class Sweep(_Strict):
 
     name: str = "sweep"
     models: list[str] = Field(min_length=1)
-    protocol: Literal["worldtest", "autumnbench"] = "worldtest"
+    protocol: ProtocolName = "worldtest"
     tasks: list[str] = Field(default_factory=list)
     suite: str | None = None
     worlds: list[str] | None = Field(default=None, min_length=1, validate_default=True)
@@ -255,34 +257,36 @@ class Sweep(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _protocol_defaults(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("protocol") == "autumnbench":
+        if isinstance(data, dict) and data.get("protocol") in PROTOCOLS:
+            profile = protocol_profile(data["protocol"])
             data = dict(data)
-            data.setdefault("tool_mode", "tags")
-            data.setdefault("prompts", ["autumnbench"])
+            data.setdefault("tool_mode", profile.default_tool_mode)
+            data.setdefault("prompts", [profile.default_prompt])
         return data
 
     @model_validator(mode="after")
     def _protocol_tool_mode(self) -> "Sweep":
-        if self.protocol == "autumnbench" and self.tool_mode == "tools":
-            raise ValueError("tool_mode tools cannot play the autumnbench protocol (its actions "
-                             "are strings such as 'I found the change!'): use tags or text")
+        profile = protocol_profile(self.protocol)
+        if (why := profile.refusal_of_tool_mode(self.tool_mode)) is not None:
+            raise ValueError(f"tool_mode {self.tool_mode} cannot play the {self.protocol} "
+                             f"protocol ({why})")
         degenerate = [seed for seed in self.seeds if seed % 2 ** 32 == 0]
-        if degenerate and self.tasks and self.protocol == "worldtest":
+        if degenerate and self.tasks and not profile.accepts_degenerate_seed:
             raise ValueError(f"seeds: {degenerate[0]} is 0 mod 2**32, which makes every random "
                              "choice of a task without its own seed return its first option; "
                              "give another seed (protocol autumnbench accepts it, as the "
                              "published harness does)")
-        if self.protocol == "autumnbench" and self.ticks_per_action is not None:
+        if not profile.takes_ticks_per_action and self.ticks_per_action is not None:
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
         harness = [name for name, changed in (("stack_frames", not self.stack_frames),
                                               ("skip_frames", self.skip_frames),
                                               ("harness_texts", self.harness_texts is not None))
                    if changed]
-        if harness and self.protocol != "autumnbench":
+        if harness and not profile.takes_harness_settings:
             raise ValueError(f"{', '.join(harness)}: the published harness's settings, for "
                              f"protocol autumnbench only")
-        if self.protocol == "autumnbench":
+        if profile.takes_harness_settings:
             from ..worldtest.autumnbench.settings import render_mode_of
 
             for rendering in self.renderings:
@@ -451,10 +455,10 @@ class Sweep(_Strict):
         with_tools = [t for t in self.agent_tools if t != "none"]
         if not with_tools:
             return self
-        if self.protocol == "autumnbench" and any("autumn" in t.split("+") for t in with_tools):
-            raise ValueError("agent_tools: the autumn tool checks a program against the "
-                             "worldtest protocol's frames; under protocol autumnbench use "
-                             "notes or python")
+        profile = protocol_profile(self.protocol)
+        for tool in sorted({tool for t in with_tools for tool in t.split("+")}):
+            if (why := profile.refusal_of_agent_tool(tool)) is not None:
+                raise ValueError(f"agent_tools: {why}")
         from ..agents.prompts import PromptError, load_prompts
 
         for name in self.prompts:
@@ -716,7 +720,7 @@ class Sweep(_Strict):
                                        ("ticks_per_action", self.ticks_per_action),
                                        ("task_file", located), ("suite", self.suite))
                      if v is not None}
-            if self.protocol != "worldtest":
+            if self.protocol != WORLDTEST.name:   # the default is not written: old ids stay
                 base["protocol"] = self.protocol
             base |= harness
             if plays_without_model(model):

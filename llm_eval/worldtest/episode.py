@@ -39,23 +39,18 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from ..tasks.models import CDTask, MFPTask, PlanningTask
-from .autumnbench import TOTAL_STEP_CAP, HarnessCD, HarnessInteraction, HarnessMFP, HarnessPlanning
-from .autumnbench.settings import DEFAULT_SETTINGS, HarnessSettings
-from .cd import CDPhase
-from .interaction import InteractionPhase
-from .mfp import MFPPhase
+from .autumnbench.settings import HarnessSettings
 from .observation import EpisodeStart, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
-from .planning import PlanningPhase
-from .programs import ProgramsRoot, modified_world, original_world
+from .programs import ProgramsRoot
+from .protocols import PROTOCOLS
+from .protocols import protocol as protocol_profile
 
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
     from ..agents.base import Agent
 
 __all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats",
            "Observer", "StopEpisode", "ContextExhausted", "PROTOCOLS"]
-
-PROTOCOLS = ("worldtest", "autumnbench")
 
 
 class StopEpisode(Exception):
@@ -165,42 +160,11 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
                     max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
                     protocol: str = "worldtest", cap: int | None = None,
                     harness: HarnessSettings | None = None) -> Phase:
-    """The test phase of ``task``'s family under ``protocol`` (not yet reset). ``background``
-    is the world's background colour, used for the MFP recording's frames; ``cap`` the steps the
-    autumnbench test may take."""
-    limit = max_consecutive_invalid
-    if protocol == "autumnbench":
-        return _harness_test(task, background, programs_root,
-                             TOTAL_STEP_CAP if cap is None else cap, harness or DEFAULT_SETTINGS)
-    match task.family:
-        case "mfp":
-            return MFPPhase(task.public, answer=task.hidden.answer, background=background,
-                            budget=task.budgets.test_steps, max_consecutive_invalid=limit)
-        case "cd":
-            return CDPhase(modified_world(task, programs_root), condition=task.hidden.condition,
-                           budget=task.budgets.test_steps, declare_after=task.public.min_steps_before_declare,
-                           max_consecutive_invalid=limit)
-        case "planning":
-            horizon = task.public.horizon or task.budgets.test_steps
-            return PlanningPhase(original_world(task), goal=task.public.goal,
-                                 mask=task.public.mask, horizon=horizon,
-                                 max_consecutive_invalid=limit)
-    raise ValueError(f"unknown task family {task.family!r}")
-
-
-def _harness_test(task, background: str, programs_root: ProgramsRoot | None,
-                  cap: int, harness: HarnessSettings) -> Phase:
-    match task.family:
-        case "mfp":
-            return HarnessMFP(task.public, answer=task.hidden.answer, background=background,
-                              budget=cap, settings=harness)
-        case "cd":
-            return HarnessCD(modified_world(task, programs_root),
-                             condition=task.hidden.condition, budget=cap, settings=harness)
-        case "planning":
-            return HarnessPlanning(original_world(task), goal=task.public.goal,
-                                   mask=task.public.mask, budget=cap, settings=harness)
-    raise ValueError(f"unknown task family {task.family!r}")
+    """The test phase of ``task``'s family under ``protocol`` (not yet reset): its profile's
+    (``protocols.Protocol.test_phase``)."""
+    return protocol_profile(protocol).test_phase(
+        task, background=background, programs_root=programs_root,
+        max_consecutive_invalid=max_consecutive_invalid, cap=cap, harness=harness)
 
 
 def _play(phase: Phase, agent: "Agent", records: list[StepRecord],
@@ -255,21 +219,15 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     directory the CD modified program is read from; ``observer`` sees the episode's events.
     ``task`` must have a seed (``programs.seeded`` gives a seedless imported task the run's).
     """
-    if protocol not in PROTOCOLS:
-        raise ValueError(f"unknown protocol {protocol!r}: expected one of {', '.join(PROTOCOLS)}")
+    profile = protocol_profile(protocol)
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
-    cap = TOTAL_STEP_CAP if protocol == "autumnbench" else None
-    if harness is not None and protocol != "autumnbench":
+    cap = profile.step_cap
+    if harness is not None and not profile.takes_harness_settings:
         raise ValueError("the harness's settings (image mode, stack_frames, skip_frames, its "
                          "texts) belong to the autumnbench protocol")
-    if protocol == "autumnbench":
-        interaction: Phase = HarnessInteraction(original_world(task), budget=budget,
-                                                settings=harness or DEFAULT_SETTINGS)
-    else:
-        ticks = ticks_per_action or task.ticks_per_action or 1
-        interaction = InteractionPhase(original_world(task), budget=budget,
-                                       max_consecutive_invalid=max_consecutive_invalid,
-                                       ticks_per_action=ticks)
+    interaction = profile.interaction_phase(task, budget=budget,
+                                            max_consecutive_invalid=max_consecutive_invalid,
+                                            ticks_per_action=ticks_per_action, harness=harness)
     hook = getattr(agent, "reset", None)
     if callable(hook):
         hook(EpisodeStart(interaction_steps=budget, protocol=protocol))

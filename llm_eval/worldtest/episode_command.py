@@ -32,6 +32,8 @@ from pathlib import Path
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
 from ..tasks.families import FAMILIES
+from .protocols import PROTOCOLS
+from .protocols import protocol as protocol_profile
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
@@ -133,7 +135,7 @@ def _harness_settings(args: argparse.Namespace, is_model: bool):
     given = [flag for flag, on in (("--harness-texts", args.harness_texts is not None),
                                    ("--no-stack-frames", not args.stack_frames),
                                    ("--skip-frames", args.skip_frames)) if on]
-    if args.protocol != "autumnbench":
+    if not protocol_profile(args.protocol).takes_harness_settings:
         if given:
             raise UsageError(f"{', '.join(given)}: the published harness's settings, for "
                              f"--protocol autumnbench only")
@@ -163,10 +165,11 @@ def cmd_episode(args: argparse.Namespace) -> int:
     from ..agents import make_agent
     from .episode import StopEpisode, run_episode  # noqa: F401 (script agents raise it)
 
+    profile = protocol_profile(args.protocol)
     if args.tool_mode is None:
-        args.tool_mode = "tags" if args.protocol == "autumnbench" else "tools"
+        args.tool_mode = profile.default_tool_mode
     if args.prompt is None:
-        args.prompt = "autumnbench" if args.protocol == "autumnbench" else "default"
+        args.prompt = profile.default_prompt
     task = episode_task(args)
     is_model = args.agent not in AGENTS and not args.agent.startswith("script/")
     play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
@@ -396,7 +399,7 @@ def add_episode_parser(commands) -> argparse.ArgumentParser:
     episode.add_argument("--skip-frames", action="store_true",
                          help="autumnbench: the harness's skip_frames (only the last of the "
                               "stacked frames is shown)")
-    episode.add_argument("--protocol", choices=("worldtest", "autumnbench"),
+    episode.add_argument("--protocol", choices=tuple(PROTOCOLS),
                          default="worldtest",
                          help="the rules: worldtest (ours, default) or autumnbench (the "
                               "published harness's, step for step)")

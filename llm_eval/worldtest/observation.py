@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
 from .commands import ActionForm
+from .protocols import ProtocolName
 
 __all__ = ["Observation", "Picture", "MFPView", "CDView", "PlanningView", "EpisodeStart",
            "MASK_COLOUR", "PHASES"]
@@ -54,7 +55,7 @@ class EpisodeStart:
     1)."""
 
     interaction_steps: int
-    protocol: str = "worldtest"
+    protocol: ProtocolName = "worldtest"
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from ..tasks.models import CDTask
 from ..worlds import World, make_world
 from ..worlds.registry import PROGRAMS_DIR, PROGRAMS_PACKAGE
 from .errors import TaskProgramError
+from .protocols import protocol as protocol_profile
 
 __all__ = ["original_world", "modified_world", "modified_program_text", "programs_root",
            "original_program_text", "seeded", "ProgramsRoot", "DEGENERATE_SEED_WARNING"]
@@ -57,7 +58,7 @@ def seeded(task, seed: int | None, protocol: str = "worldtest") -> tuple[object,
                             f"got {seed!r}")
     warning = None
     if seed % 2 ** 32 == 0:
-        if protocol != "autumnbench":
+        if not protocol_profile(protocol).accepts_degenerate_seed:
             raise TaskFileError(f"task {task.id!r}: seed {seed} is refused: a seed of 0 (mod "
                                 "2**32) makes every random choice return its first option; "
                                 "give another seed (or --protocol autumnbench, which accepts "

@@ -7,6 +7,7 @@ from collections import Counter
 from llm_eval.agents import RandomAgent, make_agent
 from llm_eval.autumn import Frame
 from llm_eval.worldtest import ActionForm, Observation, Param, parse_command, world_forms
+from llm_eval.worldtest.observation import EpisodeStart
 
 FRAME = Frame((("black",) * 7,) * 7, "black")
 
@@ -49,7 +50,7 @@ def test_same_seed_same_actions_and_reset_restarts():
     a, b = RandomAgent(seed=9), RandomAgent(seed=9)
     first = [a.act(obs) for _ in range(30)]
     assert first == [b.act(obs) for _ in range(30)]
-    a.reset(None)
+    a.reset(EpisodeStart(interaction_steps=30))
     assert [a.act(obs) for _ in range(30)] == first
     assert first != [RandomAgent(seed=10).act(obs) for _ in range(30)]
 

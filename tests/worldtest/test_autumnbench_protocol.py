@@ -22,6 +22,7 @@ from llm_eval.worldtest.autumnbench import (
     HarnessPlanning,
 )
 from llm_eval.worldtest.episode import run_episode
+from llm_eval.worldtest.observation import EpisodeStart
 from llm_eval.worldtest.programs import modified_world, original_world, seeded
 
 MFP_STEPS = ["step"] * 10
@@ -189,6 +190,7 @@ def test_a9_the_random_agent_is_uniform_over_the_offered_duplicates_count_twice(
     cd = HarnessCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
                    budget=9)
     agent = RandomAgent(seed=11)
+    agent.reset(EpisodeStart(interaction_steps=9, protocol="autumnbench"))   # it is told
     n = 9000
     for phase, share, leaving in ((interaction, 2 / 9, ("quit", "go-to-test")),
                                   (planning, 2 / 8, ("quit",)), (cd, 2 / 9, ("quit",))):

@@ -8,6 +8,7 @@ step and the test's first observation answers the switching step [C3], and one c
 ``TOTAL_STEP_CAP`` steps bounds interaction and test together [C4].
 """
 
+from ..protocols import AUTUMNBENCH_STEP_CAP
 from .base import HarnessPhase, HarnessRaise, grid_json, parse_game_action
 from .cd import HarnessCD
 from .interaction import HarnessInteraction
@@ -17,5 +18,5 @@ from .planning import HarnessPlanning
 __all__ = ["HarnessPhase", "HarnessRaise", "HarnessInteraction", "HarnessMFP", "HarnessCD",
            "HarnessPlanning", "grid_json", "parse_game_action", "TOTAL_STEP_CAP"]
 
-#: Interaction and test together take at most this many steps [C4].
-TOTAL_STEP_CAP = 501
+#: Interaction and test together take at most this many steps [C4] (the protocol's profile).
+TOTAL_STEP_CAP = AUTUMNBENCH_STEP_CAP

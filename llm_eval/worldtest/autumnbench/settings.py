@@ -22,6 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..protocols import WORLDTEST
+from ..protocols import protocol as protocol_profile
 from .texts import HarnessTexts, HarnessTextsError, load_harness_texts
 
 __all__ = ["HarnessSettings", "DEFAULT_SETTINGS", "render_mode_of", "settings_of",
@@ -89,7 +91,7 @@ def job_fields(*, stack_frames: bool, skip_frames: bool,
 def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettings | None:
     """A job's ``HarnessSettings`` from its settings (None outside the autumnbench protocol).
     Image mode is a model's (its rendering ``png``); a local agent plays in text mode."""
-    if settings.get("protocol") != "autumnbench":
+    if not protocol_profile(settings.get("protocol", WORLDTEST.name)).takes_harness_settings:
         return None
     texts = None
     if "harness_texts" in settings:
