@@ -3,10 +3,7 @@ module level or inside a function (a deferred import is a dependency all the sam
 order is written once, here, lowest first; docs/architecture.md describes it. An entry names
 a package or a module of ``llm_eval`` (the root folders ``adapters/``, ``prompts/`` and
 ``transcripts/`` are ``llm_eval.adapters``, ``llm_eval.prompts`` and ``llm_eval.recordings``);
-a module belongs to the most specific entry that contains it.
-
-The command modules still sit in their domain packages (issue 31's "commands in one package"
-is not done): each is named in the top layer, with the command line itself."""
+a module belongs to the most specific entry that contains it."""
 
 from __future__ import annotations
 
@@ -42,11 +39,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("report", "demo"),
     # people in the browser, outside agents, test doubles
     ("serve", "mcp", "testing"),
-    # the command line, and every command module
-    ("cli", "__main__", "replay_command", "adapters.commands", "analysis.commands",
-     "mcp.command", "report.commands", "report.card_command", "report.export_command",
-     "serve.command", "suites.command", "sweep.command", "tasks.commands",
-     "worldtest.episode_command"),
+    # the command line: the root parser and one module per command
+    ("cli", "__main__"),
 )
 
 ROOTS = {"llm_eval": REPO / "llm_eval", "llm_eval.adapters": REPO / "adapters",

@@ -10,7 +10,7 @@ and behaviour (docs/spec/worldtest.md 7 and 8).
   (``knob_checks``);
 - ``behaviour``: actions by kind, resets, LCS ratios around resets, rule coverage and invalid
   actions from transcripts (``behaviour_of``, ``behaviour_table``, ``summarise``);
-- ``commands``: ``llm-eval compare``.
+(``llm-eval compare`` is ``llm_eval.cli.compare``.)
 
 numpy only (no scipy); everything random is seeded, so the same runs give the same numbers.
 """

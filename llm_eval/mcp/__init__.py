@@ -7,7 +7,7 @@ agent ``mcp/<client name>`` in a run directory, played by ``execute_job`` with t
 phases, budgets and scoring as every agent, so ``report``, ``compare``, the behaviour measures
 and ``replay`` treat it like any other. The client's own model calls are not seen.
 
-Modules: ``command`` (the subcommand; imports nothing heavy), ``server`` (the MCP server, its
+Modules (the subcommand is ``llm_eval.cli.mcp``, importing nothing heavy): ``server`` (the MCP server, its
 tools and sessions; imports the SDK), ``episodes`` (the jobs, their threads and the run
 store), ``text`` (observations as text). See docs/mcp.md.
 """

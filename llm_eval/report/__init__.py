@@ -5,17 +5,17 @@
 - ``viewer``: the transcript viewer (``<details>`` per episode, phase and step; no script);
 - ``frames``: the frames the agent saw, a planning goal, MFP candidate patches as PNG URIs;
 - ``page``: ``build_report`` / ``render_report``, the sections put together;
-- ``commands``: ``llm-eval report RUN_DIR... -o report.html``.
+(``llm-eval report`` is ``llm_eval.cli.report``.)
 """
 
 from ..lazy import lazy_exports
 
 _EXPORTS = {
-    "add_report_parser": ".commands", "cmd_report": ".commands", "build_report": ".page",
+    "build_report": ".page",
     "render_report": ".page", "ViewerLimits": ".viewer",
 }
 
-__all__ = ["build_report", "render_report", "ViewerLimits", "add_report_parser", "cmd_report"]
+__all__ = ["build_report", "render_report", "ViewerLimits"]
 
 # each name is imported from its module when first used (``llm_eval.lazy``)
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)

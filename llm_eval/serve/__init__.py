@@ -6,7 +6,7 @@ the same WorldTest episodes agents play, recorded as ordinary jobs of a run dire
 - ``view``: what the page is shown of an observation, and which actions are accepted;
 - ``pages``: the HTML, every text escaped; ``static/``: the page's script and style;
 - ``security``: tokens, CSRF and origin checks, response headers;
-- ``command``: the ``serve`` subcommand.
+(the ``serve`` subcommand is ``llm_eval.cli.serve``.)
 """
 
 from ..lazy import lazy_exports

@@ -2,7 +2,7 @@
 
 A manifest lists each task with the sha256 of its task file and of every program it runs
 (``manifest``); ``llm-eval run --suite NAME`` runs its tasks and refuses one whose files no
-longer match; ``llm-eval suites freeze NAME`` (``command``) regenerates it.
+longer match; ``llm-eval suites freeze NAME`` (``llm_eval.cli.suites``) regenerates it.
 """
 
 from ..lazy import lazy_exports

@@ -5,7 +5,7 @@
 - ``job``: ``execute_job``, one episode with its transcript (sync, for a worker thread);
 - ``scheduler``: ``run_sweep`` / ``resume``: asyncio across episodes, per-provider limits, the
   run store, skip what is done;
-- ``command``: ``llm-eval run``.
+(``llm-eval run`` is ``llm_eval.cli.run``.)
 """
 
 from ..lazy import lazy_exports

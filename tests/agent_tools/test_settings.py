@@ -8,8 +8,8 @@ import pytest
 
 from llm_eval.agent_tools import AgentToolsError, ToolCaps, parse_agent_tools, tools_text
 from llm_eval.cli import build_parser
+from llm_eval.cli.run import _spec_from_flags
 from llm_eval.replay import sweep_for
-from llm_eval.sweep.command import _spec_from_flags
 from llm_eval.sweep.spec import SpecError, Sweep
 
 MODEL = "openai/gpt-5"

@@ -9,8 +9,8 @@ import math
 import pytest
 from analysis_fixtures import write_store
 
-from llm_eval.analysis.commands import add_compare_parser, format_comparison
 from llm_eval.analysis.stats import Comparison
+from llm_eval.cli.compare import add_compare_parser, format_comparison
 
 
 def _compare(*argv: str) -> int:

@@ -13,7 +13,8 @@ from collections import defaultdict
 
 from PIL import Image
 
-from llm_eval.report import ViewerLimits, add_report_parser, build_report
+from llm_eval.cli.report import add_report_parser
+from llm_eval.report import ViewerLimits, build_report
 from llm_eval.report.page import TITLE
 from llm_eval.runstore import RunStore
 from llm_eval.transcripts import transcript_files

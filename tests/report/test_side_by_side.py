@@ -12,9 +12,9 @@ import pytest
 from report_fixtures import IMG, PAYLOADS, SCRIPT, dump_dom
 from test_report_security import check_dom
 
-from llm_eval.analysis.commands import DEFAULT_MATCH
 from llm_eval.analysis.data import AnalysisError, Episode, load_episodes
 from llm_eval.cli import main
+from llm_eval.cli.compare import DEFAULT_MATCH
 from llm_eval.report.page import build_report, render_report
 from llm_eval.report.side_by_side import differing_tasks, format_differences
 

@@ -9,8 +9,8 @@ import re
 import pytest
 from serve_helpers import Participant
 
+from llm_eval.cli.serve import add_serve_parser
 from llm_eval.runstore import STORE_FILE, RunStore
-from llm_eval.serve.command import add_serve_parser
 from llm_eval.transcripts import TranscriptStream
 
 

@@ -10,9 +10,9 @@ import threading
 import pytest
 
 from llm_eval.cli import main
+from llm_eval.cli.run import format_report
 from llm_eval.runstore import RunStore
 from llm_eval.sweep import SpecError, Sweep, execute_job, resume, run_sweep
-from llm_eval.sweep.command import format_report
 from llm_eval.sweep.scheduler import unpriced_models
 from llm_eval.transcripts import job_of, read_transcript, transcript_files, transcript_name
 
@@ -421,7 +421,7 @@ def test_every_spec_setting_has_a_flag(tmp_path):
     """The flags build the spec the same YAML would."""
     import argparse
 
-    from llm_eval.sweep.command import _spec_from_flags, add_run_parser
+    from llm_eval.cli.run import _spec_from_flags, add_run_parser
 
     parser = argparse.ArgumentParser()
     add_run_parser(parser.add_subparsers())

@@ -12,8 +12,9 @@ Commands:
 - ``llm-eval episode WORLD --family mfp|cd|planning --agent random|oracle [--seed S] [--json]``
   plays one episode of the shipped task and prints the score.
 - ``llm-eval run``, ``demo``, ``replay``, ``compare``, ``report``, ``tasks``, ``providers``:
-  registered below from their own modules (``sweep.command``, ``demo``, ``replay_command``,
-  ``analysis.commands``, ``report.commands``, ``tasks.commands``, ``adapters.commands``).
+  registered below from their own modules of this package, one per command (``episode``,
+  ``tasks``, ``run``, ``replay``, ``compare``, ``report``, ``card``, ``export``, ``suites``,
+  ``serve``, ``mcp``, ``providers``; the demo's from ``llm_eval.demo``).
 
 PROGRAM and WORLD are a bundled world's name or a path to an Autumn program file.
 
@@ -32,11 +33,11 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import TextIO
 
-from . import __version__
-from .actions import Action, apply_action, iter_action_lines
-from .argtypes import integer, integer_at_least, integer_between
-from .atomic import write_atomic
-from .errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError, TaskFileError
+from .. import __version__
+from ..actions import Action, apply_action, iter_action_lines
+from ..argtypes import integer, integer_at_least, integer_between
+from ..atomic import write_atomic
+from ..errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError, TaskFileError
 
 __all__ = ["main", "resolve_program", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE"]
 
@@ -67,8 +68,8 @@ def resolve_program(name_or_path: str) -> tuple[str, str]:
     neither a world nor a file raises UsageError with a "did you mean"; an unreadable path
     raises OSError; a file that is not UTF-8 text raises UsageError.
     """
-    from .worlds import default_registry
-    from .worlds.errors import UnknownWorldError, WorldMetadataError
+    from ..worlds import default_registry
+    from ..worlds.errors import UnknownWorldError, WorldMetadataError
 
     path = Path(name_or_path)
     try:
@@ -147,7 +148,7 @@ def _cmd_trace(args: argparse.Namespace) -> int:
     text, display_path = resolve_program(args.program)
     source, actions = _action_source(args)
 
-    from .autumn import Interpreter  # the interpreter is loaded only when a command needs it
+    from ..autumn import Interpreter  # the interpreter is loaded only when a command needs it
 
     interpreter = Interpreter()
     try:
@@ -182,13 +183,13 @@ def _cmd_trace(args: argparse.Namespace) -> int:
 def _cmd_check(args: argparse.Namespace) -> int:
     text, display_path = resolve_program(args.program)
 
-    from .autumn import check_program
+    from ..autumn import check_program
 
     try:
         problems = list(check_program(text, path=display_path))
     except AutumnError as exc:  # a checker that raises instead of reporting still reports
         problems = [exc]
-    from .errors import AutumnCheckWarning
+    from ..errors import AutumnCheckWarning
 
     for problem in problems:
         label = "warning: " if isinstance(problem, AutumnCheckWarning) else ""
@@ -203,8 +204,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _open_world(argument: str, seed: int, **kwargs):
     """A reset ``World`` for a WORLD argument (a bundled name or a program path)."""
-    from .worlds import World, default_registry
-    from .worlds.errors import WorldMetadataError
+    from ..worlds import World, default_registry
+    from ..worlds.errors import WorldMetadataError
 
     _check_seed(seed)
     text, display_path = resolve_program(argument)
@@ -225,7 +226,7 @@ def _open_world(argument: str, seed: int, **kwargs):
 
 
 def _cmd_worlds(args: argparse.Namespace) -> int:
-    from .worlds import default_registry
+    from ..worlds import default_registry
 
     if args.gallery is not None:
         return _cmd_gallery(args)
@@ -247,10 +248,10 @@ def _cmd_worlds(args: argparse.Namespace) -> int:
 
 
 def _cmd_gallery(args: argparse.Namespace) -> int:
-    from .report.gallery import build_gallery
-    from .tasks.validate import FULL, QUICK
-    from .worlds import default_registry
-    from .worlds.errors import UnknownWorldError
+    from ..report.gallery import build_gallery
+    from ..tasks.validate import FULL, QUICK
+    from ..worlds import default_registry
+    from ..worlds.errors import UnknownWorldError
 
     registry = default_registry()
     for name in args.world or ():
@@ -258,7 +259,7 @@ def _cmd_gallery(args: argparse.Namespace) -> int:
             registry.get(name)
         except UnknownWorldError as exc:
             raise UsageError(f"--world: {exc}") from None
-    from .parallel import default_processes
+    from ..parallel import default_processes
 
     processes = default_processes() if args.processes is None else args.processes
     path = build_gallery(args.gallery, worlds=args.world, effort=QUICK if args.quick else FULL,
@@ -269,7 +270,7 @@ def _cmd_gallery(args: argparse.Namespace) -> int:
 
 
 def _cmd_render(args: argparse.Namespace) -> int:
-    from .render import render_png, render_text
+    from ..render import render_png, render_text
 
     actions: list[tuple[int, Action]] = []
     source = args.actions
@@ -323,7 +324,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
     if not (_is_terminal(sys.stdin) and _is_terminal(sys.stdout)):
         raise UsageError("play needs an interactive terminal (stdin and stdout must be a "
                          "terminal); to drive a world from a file use 'llm-eval autumn trace'")
-    from .worlds.play import PlaySession, run_terminal
+    from ..worlds.play import PlaySession, run_terminal
 
     session = PlaySession(world, name=name)
     run_terminal(session)
@@ -340,7 +341,7 @@ def _is_terminal(stream: TextIO | None) -> bool:
 
 
 def _format_name(text: str) -> str:
-    from .render import RenderError, check_format
+    from ..render import RenderError, check_format
 
     try:
         return check_format(text)
@@ -440,55 +441,55 @@ def build_parser() -> argparse.ArgumentParser:
                         help="png: label columns and rows")
     render.set_defaults(handler=_cmd_render)
 
-    from .tasks.commands import add_tasks_parser  # `tasks generate`, `tasks validate`
+    from .tasks import add_tasks_parser  # `tasks generate`, `tasks validate`
 
     add_tasks_parser(commands)
 
-    from .worldtest.episode_command import add_episode_parser  # `episode WORLD --family ...`
+    from .episode import add_episode_parser  # `episode WORLD --family ...`
 
     add_episode_parser(commands)
 
-    from .sweep.command import add_run_parser  # `run SPEC.yaml | --model ... -o RUN_DIR`
+    from .run import add_run_parser  # `run SPEC.yaml | --model ... -o RUN_DIR`
 
     add_run_parser(commands)
 
-    from .demo import add_demo_parser  # `demo [--out DIR]`
+    from ..demo import add_demo_parser  # `demo [--out DIR]`
 
     add_demo_parser(commands)
 
-    from .replay_command import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
+    from .replay import add_replay_parser  # `replay RUN_DIR|TRANSCRIPT...`
 
     add_replay_parser(commands)
 
-    from .analysis.commands import add_compare_parser  # `compare RUN_A [RUN_B]`
+    from .compare import add_compare_parser  # `compare RUN_A [RUN_B]`
 
     add_compare_parser(commands)
 
-    from .report.commands import add_report_parser  # `report RUN_DIR... -o report.html`
+    from .report import add_report_parser  # `report RUN_DIR... -o report.html`
 
     add_report_parser(commands)
 
-    from .report.card_command import add_card_parser  # `card RUN_DIR [--arm ARM] [--json]`
+    from .card import add_card_parser  # `card RUN_DIR [--arm ARM] [--json]`
 
     add_card_parser(commands)
 
-    from .report.export_command import add_export_parser  # `export gif|inspect ...`
+    from .export import add_export_parser  # `export gif|inspect ...`
 
     add_export_parser(commands)
 
-    from .suites.command import add_suites_parser  # `suites list|show|check|freeze`
+    from .suites import add_suites_parser  # `suites list|show|check|freeze`
 
     add_suites_parser(commands)
 
-    from .serve.command import add_serve_parser  # `serve [RUN_DIR] [--host H] [--port P]`
+    from .serve import add_serve_parser  # `serve [RUN_DIR] [--host H] [--port P]`
 
     add_serve_parser(commands)
 
-    from .mcp.command import add_mcp_parser  # `mcp --task WORLD-FAMILY | --suite NAME`
+    from .mcp import add_mcp_parser  # `mcp --task WORLD-FAMILY | --suite NAME`
 
     add_mcp_parser(commands)
 
-    from llm_eval.adapters.commands import add_providers_parser  # `providers [--json]`
+    from .providers import add_providers_parser  # `providers [--json]`
 
     add_providers_parser(commands)
     return parser

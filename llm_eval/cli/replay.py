@@ -8,10 +8,10 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
-from .errors import LlmEvalError
+from ..errors import LlmEvalError
 
 if TYPE_CHECKING:
-    from .replay import ReplayResult
+    from ..replay import ReplayResult
 
 __all__ = ["cmd_replay", "add_replay_parser"]
 
@@ -23,11 +23,11 @@ def cmd_replay(args) -> int:
     file is not a readable transcript, no job could be checked (every job unfinished: a
     check that verified nothing does not pass) or the price file of ``--prices`` cannot be
     read, else 0. Each job is priced as its run priced it, or by ``--prices``."""
-    from .replay import replay_check, replay_checks  # not when only the parser is built
+    from ..replay import replay_check, replay_checks  # not when only the parser is built
 
     try:
         if args.prices is not None:   # a bad price file is one usage error, not one per job
-            from .pricing import load_prices
+            from ..pricing import load_prices
 
             load_prices(args.prices)
         checks = [c for target in args.targets for c in replay_checks(target)]
@@ -62,7 +62,7 @@ def cmd_replay(args) -> int:
 def _skipped_summary(results: list[ReplayResult]) -> str:
     """``"3 transcript(s) skipped: not finished (unfinished 2, interrupted 1)"``, and how many
     files were not readable transcripts."""
-    from .replay import SKIPPED_BECAUSE
+    from ..replay import SKIPPED_BECAUSE
 
     skipped = [r for r in results if r.status == "skipped"]
     unreadable = len(results) - len(skipped)   # nothing was checked: the rest were unreadable

@@ -17,7 +17,7 @@ import sys
 
 from llm_eval.argtypes import integer_at_least
 
-from .registry import providers
+from ..adapters.registry import providers
 
 __all__ = ["add_providers_parser"]
 
@@ -46,6 +46,7 @@ def _usage(message: str) -> int:
 def _check(args: argparse.Namespace) -> int:
     from llm_eval.agents.llm import parse_rendering
     from llm_eval.calls import CallPolicy
+    from llm_eval.cli.run import _local_server
     from llm_eval.errors import LlmEvalError
     from llm_eval.pricing import PriceFileError, load_prices
     from llm_eval.probe import (
@@ -55,9 +56,8 @@ def _check(args: argparse.Namespace) -> int:
         default_tasks,
         format_report,
     )
-    from llm_eval.sweep.command import _local_server
 
-    from .registry import UnknownProviderError, parse_model
+    from ..adapters.registry import UnknownProviderError, parse_model
 
     try:
         rendering = parse_rendering(args.rendering)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from ..argtypes import integer_at_least
 
 if TYPE_CHECKING:
-    from .validate import TaskReport
+    from ..tasks.validate import TaskReport
 
 # the parser is built by every ``llm-eval`` invocation: what the commands need is imported
 # when they run
@@ -42,8 +42,8 @@ def format_report(report: TaskReport) -> list[str]:
 
 
 def cmd_generate(args: argparse.Namespace) -> int:
-    from ..worldtest.episode_command import known_world
-    from .generate import write_world_tasks
+    from ..tasks.generate import write_world_tasks
+    from .episode import known_world
 
     known_world(args.world)   # an unknown name: a usage error with "did you mean" (exit 2)
     for path in write_world_tasks(args.world, args.out):
@@ -55,9 +55,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.tasks is not None:
         return _validate_directory(args)
     from ..parallel import default_processes
-    from ..worldtest.episode_command import known_world
-    from .store import all_tasks
-    from .validate import FULL, QUICK, validate_in_processes
+    from ..tasks.store import all_tasks
+    from ..tasks.validate import FULL, QUICK, validate_in_processes
+    from .episode import known_world
 
     for name in args.worlds:
         known_world(name)   # an unknown name: a usage error with "did you mean" (exit 2)
@@ -77,10 +77,10 @@ def _validate_directory(args: argparse.Namespace) -> int:
     the import does, ``validate_imported`` at ``--seed``; another with every check), print
     the tables, and take each task off DIR's list of tasks not validated yet
     (``unvalidated``). Exit 1 when any task fails."""
-    from .autumnbench_import import validate_imported
-    from .store import load_task_dir
-    from .unvalidated import unmark
-    from .validate import FULL, QUICK, validate_task
+    from ..tasks.autumnbench_import import validate_imported
+    from ..tasks.store import load_task_dir
+    from ..tasks.unvalidated import unmark
+    from ..tasks.validate import FULL, QUICK, validate_task
 
     if args.worlds:
         print("llm-eval: error: give WORLD names or --tasks DIR, not both", file=sys.stderr)
@@ -113,11 +113,11 @@ def _summary(reports: list, as_json: bool) -> int:
 def cmd_import(args: argparse.Namespace) -> int:
     """``tasks import autumnbench DATA_DIR [--out DIR] [--seed S] [--validate now|later]``:
     import, then validate (``later``: mark the tasks not validated instead)."""
-    from .autumnbench_import import import_autumnbench, validate_imported
+    from ..tasks.autumnbench_import import import_autumnbench, validate_imported
 
     result = import_autumnbench(args.data_dir, args.out)
     if args.validate == "later":
-        from .unvalidated import mark
+        from ..tasks.unvalidated import mark
 
         for path in result.written:
             print(f"wrote {path}")

@@ -34,7 +34,7 @@ from ..errors import LlmEvalError
 from ..worldtest.protocols import PROTOCOLS
 
 if TYPE_CHECKING:
-    from .spec import Sweep
+    from ..sweep.spec import Sweep
 
 __all__ = ["add_run_parser", "cmd_run", "format_report"]
 
@@ -69,7 +69,7 @@ def format_report(report) -> str:
 
 
 def _spec_from_flags(args: argparse.Namespace) -> Sweep:
-    from .spec import SpecError, Sweep
+    from ..sweep.spec import SpecError, Sweep
 
     data: dict = {"models": args.model}
     if args.worlds:
@@ -163,16 +163,16 @@ def _local_server(model: str, base_url: str) -> dict:
 
 def _executor(args: argparse.Namespace) -> dict:
     """The spec fields ``--executor`` and ``--ray-address`` change (``executor_fields``)."""
-    from .spec import executor_fields
+    from ..sweep.spec import executor_fields
 
     return executor_fields(args.executor, args.ray_address)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from ..runstore import RunStoreError
-    from .progress import make_progress
-    from .scheduler import resume, run_sweep
-    from .spec import SpecError, Sweep
+    from ..sweep.progress import make_progress
+    from ..sweep.scheduler import resume, run_sweep
+    from ..sweep.spec import SpecError, Sweep
 
     options = {"handle_sigint": True, "progress": make_progress(enabled=not args.no_progress),
                "check": True, "processes": args.processes,
@@ -231,7 +231,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             if args.estimate:
                 return _estimate(spec, args)
             if args.check_first or spec.check_first:   # a refusal: no job starts
-                from .check_first import check_before_run
+                from ..sweep.check_first import check_before_run
 
                 if check_before_run(spec):
                     return 1
@@ -272,7 +272,7 @@ def _fatal_advice(rows, run_dir: Path) -> str:
 
 def _estimate(spec: Sweep, args: argparse.Namespace) -> int:
     """``--estimate``: the sweep's calls, tokens and cost per arm (``estimate.py``)."""
-    from .estimate import estimate_sweep, format_estimate
+    from ..sweep.estimate import estimate_sweep, format_estimate
 
     arms, local = estimate_sweep(spec, reply_tokens=args.estimate_reply_tokens,
                                  processes=args.processes)   # 0: here, one by one

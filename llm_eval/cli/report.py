@@ -24,8 +24,8 @@ EXIT_USAGE = 2
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from .page import build_report
-    from .viewer import ViewerLimits
+    from ..report.page import build_report
+    from ..report.viewer import ViewerLimits
 
     for run_dir in args.run_dirs:
         if not Path(run_dir).is_dir():

@@ -36,7 +36,7 @@ def _run(write) -> int:
 
 def cmd_export_gif(args: argparse.Namespace) -> int:
     def write() -> str:
-        from .export_gif import export_gif
+        from ..report.export_gif import export_gif
 
         path, frames = export_gif(args.target, args.output, job=args.job,
                                   frame_ms=args.frame_ms)
@@ -46,7 +46,7 @@ def cmd_export_gif(args: argparse.Namespace) -> int:
 
 def cmd_export_inspect(args: argparse.Namespace) -> int:
     def write() -> str:
-        from .export_inspect import export_inspect
+        from ..report.export_inspect import export_inspect
 
         paths = export_inspect(args.run_dir, args.output)
         return "\n".join(f"{p}" for p in paths) + f"\n{len(paths)} inspect_ai log(s) written"

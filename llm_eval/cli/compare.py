@@ -44,13 +44,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from ..analysis.data import DEFAULT_MATCH
 from ..argtypes import integer_at_least
-from .data import DEFAULT_MATCH
 
 # every ``llm-eval`` builds the parser: the store and numpy are imported when compare runs
 if TYPE_CHECKING:
-    from .data import Episode
-    from .stats import Comparison
+    from ..analysis.data import Episode
+    from ..analysis.stats import Comparison
 
 __all__ = ["add_compare_parser", "cmd_compare", "compare", "format_comparison", "select",
            "DEFAULT_MATCH", "EXIT_INPUT"]
@@ -70,8 +70,8 @@ def select(episodes: Sequence[Episode], conditions: Sequence[tuple[str, str]], *
            flag: str, source: str) -> list[Episode]:
     """The episodes whose settings satisfy every ``KEY=VALUE`` condition; an AnalysisError
     naming the setting (and the values it has) when one condition matches nothing."""
-    from .data import AnalysisError
-    from .stats import natural_key, setting_label
+    from ..analysis.data import AnalysisError
+    from ..analysis.stats import natural_key, setting_label
     chosen = list(episodes)
     for key, value in conditions:
         kept = [e for e in chosen if setting_label(e.knob(key)) == value]
@@ -85,8 +85,8 @@ def select(episodes: Sequence[Episode], conditions: Sequence[tuple[str, str]], *
 
 def _split_by(episodes: Sequence[Episode], key: str,
               source: str) -> tuple[str, list[Episode], str, list[Episode]]:
-    from .data import AnalysisError
-    from .stats import natural_key, setting_label
+    from ..analysis.data import AnalysisError
+    from ..analysis.stats import natural_key, setting_label
     values = sorted({setting_label(e.knob(key)) for e in episodes}, key=natural_key)
     if len(values) != 2:
         raise AnalysisError(f"--by {key}: needs exactly two values in {source}, found "
@@ -148,7 +148,7 @@ def compare(a: Sequence[Episode], b: Sequence[Episode], *, a_label: str, b_label
             match: Sequence[str] = DEFAULT_MATCH, per: str = "family",
             seed: int = 0) -> list[tuple[str, Comparison]]:
     """One comparison per value of ``per`` (in natural order), then the overall one."""
-    from .stats import natural_key, paired_comparison, setting_label
+    from ..analysis.stats import natural_key, paired_comparison, setting_label
     match = tuple(match)
     values = sorted({setting_label(e.knob(per)) for e in (*a, *b)}, key=natural_key)
     rows = []
@@ -163,8 +163,8 @@ def compare(a: Sequence[Episode], b: Sequence[Episode], *, a_label: str, b_label
 
 
 def _arms(args: argparse.Namespace) -> tuple[str, list[Episode], str, list[Episode]]:
-    from .data import AnalysisError, load_episodes
-    from .stats import setting_label
+    from ..analysis.data import AnalysisError, load_episodes
+    from ..analysis.stats import setting_label
     run_a = args.run_a
     run_b = args.run_b or args.run_a
     same_run = Path(run_a).resolve() == Path(run_b).resolve()
@@ -206,7 +206,7 @@ def _check_keys(a: Sequence[Episode], b: Sequence[Episode], match: Sequence[str]
                 per: str) -> None:
     """An AnalysisError for a ``--match`` or ``--per`` key that no episode of either arm has
     (every episode would share its value ``none``: one pair, or one row, for everything)."""
-    from .data import AnalysisError
+    from ..analysis.data import AnalysisError
     available = sorted({key for e in (*a, *b) for key in e.settings})
     if not available:
         return    # no episode at all: the no-pair error says so
@@ -229,8 +229,8 @@ def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence
                  by: str | None) -> None:
     """An AnalysisError when an arm holds episodes of one task that differ in the model or an
     arm setting: averaging them would report a blend of two arms as one."""
-    from .data import AnalysisError
-    from .stats import mix_text, mixed_settings
+    from ..analysis.data import AnalysisError
+    from ..analysis.stats import mix_text, mixed_settings
     for name, label, arm in arms:
         mixed = mixed_settings(arm, match)
         if not mixed:
@@ -249,7 +249,7 @@ def _check_mixes(arms: Sequence[tuple[str, str, list[Episode]]], match: Sequence
 
 
 def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> str:
-    from .stats import task_key
+    from ..analysis.stats import task_key
     done = [e for e in arm if e.is_done]
     infra = sum(e.is_infra_error for e in arm)
     failed = sum(e.status == "failed" for e in arm)
@@ -267,7 +267,7 @@ def _counts(arm: Sequence[Episode], other: set[tuple], match: Sequence[str]) -> 
 
 
 def _few(values: set[str]) -> str:
-    from .stats import natural_key
+    from ..analysis.stats import natural_key
     ordered = sorted(values, key=natural_key)
     return ", ".join(ordered[:5]) + (", ..." if len(ordered) > 5 else "")
 
@@ -275,7 +275,7 @@ def _few(values: set[str]) -> str:
 def _no_pairs(a_label: str, a: Sequence[Episode], b_label: str, b: Sequence[Episode],
               match: Sequence[str]) -> str:
     """Why no done episode of A has a counterpart in B, with each arm's counts."""
-    from .stats import task_key
+    from ..analysis.stats import task_key
     keys_a = {task_key(e, match) for e in a if e.is_done}
     keys_b = {task_key(e, match) for e in b if e.is_done}
     empty = [name for name, keys in (("A", keys_a), ("B", keys_b)) if not keys]
@@ -293,7 +293,7 @@ def _no_pairs(a_label: str, a: Sequence[Episode], b_label: str, b: Sequence[Epis
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from .data import AnalysisError
+    from ..analysis.data import AnalysisError
     try:
         a_label, a, b_label, b = _arms(args)
         _check_keys(a, b, args.match, args.per)
@@ -305,8 +305,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
     except AnalysisError as exc:
         print(f"llm-eval: error: {exc}", file=sys.stderr)
         return EXIT_INPUT
+    from ..analysis.reliability import format_reliability, reliability
     from ..report.side_by_side import differing_tasks, format_differences
-    from .reliability import format_reliability, reliability
     try:
         task_rows, arm_rows = reliability({f"A: {a_label}": a, f"B: {b_label}": b}, args.k,
                                           seed=args.seed)
@@ -335,7 +335,7 @@ def _as_json(rows, task_rows, arm_rows, pairs, args) -> dict:
     """``compare --json``: the comparison rows, reliability and (with --tasks) the pairs."""
     from dataclasses import asdict
 
-    from .reliability import reliability_json
+    from ..analysis.reliability import reliability_json
 
     def num(value):
         return value if not isinstance(value, float) or math.isfinite(value) else None

@@ -32,8 +32,8 @@ from pathlib import Path
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
 from ..tasks.families import FAMILIES
-from .protocols import PROTOCOLS
-from .protocols import protocol as protocol_profile
+from ..worldtest.protocols import PROTOCOLS
+from ..worldtest.protocols import protocol as protocol_profile
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
@@ -96,7 +96,7 @@ def episode_task(args: argparse.Namespace):
     a task that takes its seed from the run gets ``--seed`` (a warning, if any, on stderr)."""
     from ..errors import TaskFileError
     from ..tasks.store import load_task, load_task_file, load_tasks
-    from .programs import seeded
+    from ..worldtest.programs import seeded
 
     if args.world.endswith(".json") or os.path.isfile(args.world):
         task = load_task_file(args.world)
@@ -129,8 +129,8 @@ def _harness_settings(args: argparse.Namespace, is_model: bool):
     ``--skip-frames`` and (a model's) ``--rendering png``: autumnbench only (a usage error
     otherwise), None when none is given under worldtest."""
     from ..cli import UsageError
-    from .autumnbench.settings import HarnessSettings, render_mode_of
-    from .autumnbench.texts import load_harness_texts
+    from ..worldtest.autumnbench.settings import HarnessSettings, render_mode_of
+    from ..worldtest.autumnbench.texts import load_harness_texts
 
     given = [flag for flag, on in (("--harness-texts", args.harness_texts is not None),
                                    ("--no-stack-frames", not args.stack_frames),
@@ -163,7 +163,7 @@ def known_world(name: str) -> None:
 
 def cmd_episode(args: argparse.Namespace) -> int:
     from ..agents import make_agent
-    from .episode import StopEpisode, run_episode  # noqa: F401 (script agents raise it)
+    from ..worldtest.episode import StopEpisode, run_episode  # noqa: F401 (script agents raise it)
 
     profile = protocol_profile(args.protocol)
     if args.tool_mode is None:
@@ -209,7 +209,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
             print(f"llm-eval: error: {exc}", file=sys.stderr)
             return 2
         if play["harness"] is not None and play["harness"].texts is not None:
-            from .autumnbench.view import harness_prompts
+            from ..worldtest.autumnbench.view import harness_prompts
 
             agent.prompts = harness_prompts(agent.prompts, play["harness"].texts)
         try:

@@ -24,9 +24,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     """Run the server (module docstring)."""
     from ..runlock import hold_run_dir
     from ..runstore import RunStoreError
-    from .app import LOOPBACK_HOSTS, ServeSettings, create_app
-    from .server import ServeServer, serve_config
-    from .study import Study, StudyError, load_study_spec
+    from ..serve.app import LOOPBACK_HOSTS, ServeSettings, create_app
+    from ..serve.server import ServeServer, serve_config
+    from ..serve.study import Study, StudyError, load_study_spec
 
     try:
         spec = load_study_spec(args.study) if args.study is not None else None

@@ -21,7 +21,7 @@ __all__ = ["add_suites_parser"]
 
 
 def _cmd_list(args: argparse.Namespace) -> int:
-    from .manifest import load_suite, suite_names
+    from ..suites.manifest import load_suite, suite_names
 
     suites = [load_suite(name) for name in suite_names()]
     if args.json:
@@ -38,7 +38,7 @@ def _cmd_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_show(args: argparse.Namespace) -> int:
-    from .manifest import load_suite
+    from ..suites.manifest import load_suite
 
     suite = load_suite(args.name)
     if args.json:
@@ -56,7 +56,7 @@ def _cmd_show(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
-    from .manifest import load_suite, suite_names
+    from ..suites.manifest import load_suite, suite_names
 
     names = args.names or suite_names()
     failed = 0
@@ -75,9 +75,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_freeze(args: argparse.Namespace) -> int:
+    from ..suites.manifest import SuiteError, freeze, load_suite, suite_names, write_suite
     from ..tasks.store import all_tasks
     from ..worlds import world_names
-    from .manifest import SuiteError, freeze, load_suite, suite_names, write_suite
 
     if args.worlds:
         known = world_names()

@@ -75,11 +75,11 @@ def cmd_mcp(args: argparse.Namespace) -> int:
         print(f"{_PROG}: error: the MCP SDK is not installed: pip install 'llm-eval[mcp]'",
               file=sys.stderr)
         return 2
+    from ..mcp.episodes import McpEpisodes, task_template
+    from ..mcp.server import STDIO_SESSION, Players, build_server
     from ..runlock import hold_run_dir
     from ..runstore import RunStoreError
     from ..sweep.spec import SpecError
-    from .episodes import McpEpisodes, task_template
-    from .server import STDIO_SESSION, Players, build_server
 
     try:
         tasks = _tasks(args)
@@ -129,7 +129,7 @@ def _serve_http(server, players, args: argparse.Namespace, tasks: int) -> None:
     import anyio
     import uvicorn
 
-    from .server import SessionEnds
+    from ..mcp.server import SessionEnds
 
     # the SDK's app turns on its DNS-rebinding protection for a loopback host: only requests
     # naming this machine (Host and Origin) are served

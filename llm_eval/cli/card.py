@@ -19,7 +19,7 @@ def cmd_card(args: argparse.Namespace) -> int:
 
     from ..atomic import write_atomic
     from ..errors import LlmEvalError
-    from .card import build_cards, format_card
+    from ..report.card import build_cards, format_card
 
     try:
         cards = build_cards(args.run_dir, args.arm)
