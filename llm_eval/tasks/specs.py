@@ -304,13 +304,26 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "garden": {"cd": {"cd_witness": ("noop", "noop", "click 1 11", "click 3 11",
                                          *_rep("noop", 10))}},
         "hunters": {"mfp": {"mfp_seed": 10}},
-        "kitchen": {"mfp": {"mfp_seed": 8}},
+        # kitchen-planning: the first dish orange with four cells of heat (its bar's fourth
+        # cell) and a second, pink with two, on the middle burner under the hand: four ticks,
+        # which the fuel's random burn cannot stop (4 units, at most 1 a tick). v1's three
+        # dishes served brown were reached in 2 of the first 3 redraws (the stove may run dry
+        # first: the third ran out its 24 steps); two dishes missed the same redraw
+        "kitchen": {"mfp": {"mfp_seed": 8},
+                    "planning": {"plan_witness": ("down", "right", "down", "noop"),
+                                 "plan_mask": ((4, 8), (5, 5), (8, 8), (9, 7), (8, 11))}},
         # moles-planning: a whack by click (the tally's first cell) and the mallet at (9,1),
         # the same witness: v1's six whacks and four empty tally cells were reached in 11 of
         # 12 redraws (moles pop up at random; with two or four whacks one redraw was still
         # unresolved after 50 s of CPU)
         "moles": {"planning": {"plan_mask": ((0, 0), (9, 1))}},
         "rain": {"mfp": {"mfp_seed": 8}},
+        # shatter-planning: the thrower at x=3 and its stone three cells up, short of the
+        # glass (v1's hole through both rows needs hard stones, whose hardness is drawn at the
+        # throw: a planner without the dice missed its first redraw after 34 steps); the mask
+        # is the cells the witness changes
+        "shatter": {"planning": {"plan_witness": (*_rep("left", 4), "up", *_rep("noop", 3)),
+                                 "plan_mask": ()}},
         # the pebble that lies there from the start, and the slinger on its cell (the second
         # pebble of v1's goal turns up at random: a planner without the dice reached v1's goal
         # in 1 of its first 2 redraws)
