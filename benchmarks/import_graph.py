@@ -1,0 +1,103 @@
+"""The package's import graph and its counts (issue 31): which package imports which, the
+imports of ``llm_eval`` made inside functions, those across packages and those that reach past
+a package's facade into one of its modules, and the upward imports under the layer order of
+tests/test_layers.py.
+
+    python benchmarks/import_graph.py                 # this checkout
+    python benchmarks/import_graph.py --repo DIR      # another checkout (an older commit's
+                                                      # worktree), under today's layer order
+
+Modules of another checkout that no layer of today's order names are counted, not judged.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import importlib.util
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+def _layers_module():
+    """tests/test_layers.py, where the layer order is written (once)."""
+    spec = importlib.util.spec_from_file_location("layers_contract",
+                                                  HERE / "tests" / "test_layers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _unit(module: str) -> str:
+    parts = module.split(".")
+    return "(root)" if len(parts) == 1 else parts[1]
+
+
+def measure(repo: Path) -> dict:
+    layers = _layers_module()
+    roots = {"llm_eval": repo / "llm_eval", "llm_eval.adapters": repo / "adapters",
+             "llm_eval.prompts": repo / "prompts", "llm_eval.recordings": repo / "transcripts"}
+    roots = {prefix: root for prefix, root in roots.items() if root.is_dir()}
+    modules = list(layers.modules(roots))
+    known = {name for name, _ in modules}
+    packages = {_unit(name) for name, path in modules if path.name == "__init__.py"}
+    edges: dict[str, Counter] = defaultdict(Counter)
+    counts = Counter()
+    unplaced = set()
+    for name, path in modules:
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        tree = ast.parse(path.read_text(), str(path))
+        top = {id(node) for node in tree.body}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
+                    base = ".".join(up + ([node.module] if node.module else []))
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
+                           for a in node.names]
+            else:
+                continue
+            targets = sorted({t for t in targets if t == "llm_eval" or t.startswith("llm_eval.")})
+            if not targets:
+                continue
+            counts["imports"] += 1
+            counts["function-level"] += id(node) not in top
+            for target in targets:
+                if _unit(target) != _unit(name):
+                    edges[_unit(name)][_unit(target)] += 1
+                    counts["cross-package"] += 1
+                    counts["past a facade"] += (_unit(target) in packages
+                                                and len(target.split(".")) > 2)
+                try:
+                    upward = layers.layer_of(target) > layers.layer_of(name)
+                except AssertionError:   # a module today's order does not name
+                    unplaced.add(name if target in known else target)
+                    continue
+                counts["upward"] += upward
+    counts["modules in no layer"] = len(unplaced)
+    return {"counts": dict(counts), "edges": {k: dict(v) for k, v in sorted(edges.items())}}
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repo", type=Path, default=HERE, help="a checkout (default: this one)")
+    args = parser.parse_args(argv)
+    result = measure(args.repo.resolve())
+    c = result["counts"]
+    print(f"{args.repo}: {c.get('imports', 0)} imports of llm_eval, "
+          f"{c.get('function-level', 0)} inside functions; {c.get('cross-package', 0)} across "
+          f"packages, {c.get('past a facade', 0)} past a facade; {c.get('upward', 0)} upward "
+          f"under tests/test_layers.py ({c.get('modules in no layer', 0)} modules in no layer)")
+    for source, targets in result["edges"].items():
+        print(f"  {source}: " + ", ".join(f"{t} {n}" for t, n in sorted(targets.items())))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
