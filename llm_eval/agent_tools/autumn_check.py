@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from ..actions import apply_action, parse_action
 from ..autumn import Frame, Interpreter
 from ..errors import AutumnError
+from ..seeds import is_degenerate_seed
 from .history import History
 
 __all__ = ["AutumnCheck", "check_hypothesis", "MAX_PROGRAM_CHARS", "WORK_BUDGET",
@@ -85,7 +86,7 @@ def check_hypothesis(program: str, history: History, seed: int) -> AutumnCheck:
         interpreter = Interpreter(work_budget=WORK_BUDGET)
         try:
             interpreter.run_script(program, seed=seed, path="<hypothesis>",
-                                   allow_degenerate_seed=seed % 2 ** 32 == 0)
+                                   allow_degenerate_seed=is_degenerate_seed(seed))
             made = interpreter.render_frame()
         except AutumnError as exc:
             return AutumnCheck("error", checked, f"error: the program does not load: {exc}")

@@ -19,6 +19,7 @@ from ..errors import (
     AutumnRuntimeError,
     AutumnSeedError,
 )
+from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
 from . import state as _state
 from . import syntax as S
 from .builtins import install_builtins
@@ -305,11 +306,9 @@ class Interpreter:
             raise AutumnSeedError(f"the random seed must be an integer, got {seed!r}")
         if seed < 0:
             raise AutumnSeedError(f"the random seed must not be negative, got {seed}")
-        if seed % 2 ** 32 == 0 and not allow_degenerate:
-            raise AutumnSeedError(
-                f"seed {seed} is refused: a seed of 0 (mod 2**32) makes every random choice "
-                "return its first option, silently removing the world's randomness; use any "
-                "other seed")
+        if is_degenerate_seed(seed) and not allow_degenerate:
+            raise AutumnSeedError(f"seed {seed} is refused: {DEGENERATE_SEED_REASON}; use any "
+                                  "other seed")
 
     def _loaded(self) -> Runtime:
         if self._rt is None:

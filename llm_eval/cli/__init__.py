@@ -38,6 +38,7 @@ from ..actions import Action, apply_action, iter_action_lines
 from ..argtypes import integer, integer_at_least, integer_between
 from ..atomic import write_atomic
 from ..errors import ActionSyntaxError, AutumnError, AutumnSeedError, LlmEvalError, TaskFileError
+from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
 
 __all__ = ["main", "resolve_program", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE"]
 
@@ -46,11 +47,8 @@ EXIT_PROGRAM_ERROR = 1
 EXIT_USAGE = 2
 
 PROG = "llm-eval"
-SEED_ZERO_MESSAGE = (
-    "--seed {seed} is refused: a seed of 0 (mod 2**32) makes Autumn's random generator return "
-    "0 on every draw, so the world would silently lose all randomness; use any other seed, "
-    "e.g. --seed 1"
-)
+SEED_ZERO_MESSAGE = "--seed {seed} is refused: " + DEGENERATE_SEED_REASON + (
+    "; use any other seed, e.g. --seed 1")
 
 
 class UsageError(Exception):
@@ -139,7 +137,7 @@ def _action_source(args: argparse.Namespace) -> tuple[str, Iterator[tuple[int, A
 
 
 def _check_seed(seed: int) -> None:
-    if seed % 2**32 == 0:
+    if is_degenerate_seed(seed):
         raise UsageError(SEED_ZERO_MESSAGE.format(seed=seed))
 
 

@@ -14,6 +14,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from ..argtypes import integer_at_least
+from ..seeds import is_degenerate_seed
 
 if TYPE_CHECKING:
     from ..tasks.validate import TaskReport
@@ -126,7 +127,7 @@ def cmd_import(args: argparse.Namespace) -> int:
               f"validate them with: llm-eval tasks validate --tasks {result.out_dir} "
               f"--seed {args.seed} (run and episode warn until then)")
         return 0
-    if args.seed % 2 ** 32 == 0:
+    if is_degenerate_seed(args.seed):
         print(f"llm-eval: warning: validating with seed {args.seed}, which removes every random "
               "choice (the published harness's default)", file=sys.stderr)
     reports = []

@@ -90,6 +90,7 @@ from pydantic import (
 
 from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounded, setting_path
 from ..errors import LlmEvalError
+from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
 from ..tasks.models import FAMILIES
 from ..worldtest.protocols import PROTOCOLS, WORLDTEST, ProtocolName
 from ..worldtest.protocols import protocol as protocol_profile
@@ -270,12 +271,11 @@ class Sweep(_Strict):
         if (why := profile.refusal_of_tool_mode(self.tool_mode)) is not None:
             raise ValueError(f"tool_mode {self.tool_mode} cannot play the {self.protocol} "
                              f"protocol ({why})")
-        degenerate = [seed for seed in self.seeds if seed % 2 ** 32 == 0]
+        degenerate = [seed for seed in self.seeds if is_degenerate_seed(seed)]
         if degenerate and self.tasks and not profile.accepts_degenerate_seed:
-            raise ValueError(f"seeds: {degenerate[0]} is 0 mod 2**32, which makes every random "
-                             "choice of a task without its own seed return its first option; "
-                             "give another seed (protocol autumnbench accepts it, as the "
-                             "published harness does)")
+            raise ValueError(f"seeds: {degenerate[0]} is refused for the tasks without a seed "
+                             f"of their own: {DEGENERATE_SEED_REASON}; give another seed "
+                             "(protocol autumnbench accepts it, as the published harness does)")
         if not profile.takes_ticks_per_action and self.ticks_per_action is not None:
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
@@ -601,7 +601,7 @@ class Sweep(_Strict):
     @property
     def seed_warning(self) -> str | None:
         """The warning a degenerate seed (0 mod 2**32) deserves, when the sweep has one."""
-        degenerate = [seed for seed in self.seeds if seed % 2 ** 32 == 0]
+        degenerate = [seed for seed in self.seeds if is_degenerate_seed(seed)]
         if not degenerate or not self.tasks:
             return None
         from ..worldtest.programs import DEGENERATE_SEED_WARNING

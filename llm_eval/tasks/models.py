@@ -28,6 +28,7 @@ from typing import Annotated, Literal, Union
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
 from ..errors import TaskFileError
+from ..seeds import is_degenerate_seed
 from .families import FAMILIES
 
 __all__ = [
@@ -87,7 +88,7 @@ def _check_relative(path: str) -> None:
 
 
 def _check_seed(seed: int) -> int:
-    if seed <= 0 or seed % 2 ** 32 == 0:
+    if seed <= 0 or is_degenerate_seed(seed):
         raise ValueError(f"seed {seed} is refused: seeds must be positive and never 0 mod 2**32")
     return seed
 

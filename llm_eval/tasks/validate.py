@@ -36,6 +36,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from ..seeds import is_degenerate_seed
 from ..worlds import world_spec
 from ..worldtest.scoring import condition_holds
 from . import dice
@@ -134,7 +135,7 @@ def _task_actions(task) -> list[str]:
 
 
 def check_seed(task) -> Check:
-    if task.seed % 2 ** 32 == 0:
+    if is_degenerate_seed(task.seed):
         return Check("seed", False, {"seed": task.seed}, "seed is 0 mod 2**32")
     if not world_spec(task.world).stochastic:
         return Check("seed", True, {"seed": task.seed, "stochastic": False})

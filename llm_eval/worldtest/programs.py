@@ -23,6 +23,7 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
 
+from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
 from ..tasks.models import CDTask
 from ..worlds import World, make_world
 from ..worlds.registry import PROGRAMS_DIR, PROGRAMS_PACKAGE
@@ -57,12 +58,11 @@ def seeded(task, seed: int | None, protocol: str = "worldtest") -> tuple[object,
         raise TaskFileError(f"task {task.id!r}: the seed must be a non-negative integer, "
                             f"got {seed!r}")
     warning = None
-    if seed % 2 ** 32 == 0:
+    if is_degenerate_seed(seed):
         if not protocol_profile(protocol).accepts_degenerate_seed:
-            raise TaskFileError(f"task {task.id!r}: seed {seed} is refused: a seed of 0 (mod "
-                                "2**32) makes every random choice return its first option; "
-                                "give another seed (or --protocol autumnbench, which accepts "
-                                "it as the published harness does)")
+            raise TaskFileError(f"task {task.id!r}: seed {seed} is refused: "
+                                f"{DEGENERATE_SEED_REASON}; give another seed (or --protocol "
+                                "autumnbench, which accepts it as the published harness does)")
         warning = DEGENERATE_SEED_WARNING.format(seed=seed)
     copy = task.model_copy(update={"seed": seed})
     return copy.located(task.root), warning
@@ -100,7 +100,7 @@ def _check_seed(task) -> int:
 def original_world(task) -> World:
     """A new, not yet reset World of the task's original program with the task's seed."""
     seed = _check_seed(task)
-    degenerate = seed % 2 ** 32 == 0
+    degenerate = is_degenerate_seed(seed)
     if task.program is None:
         return make_world(task.world, seed=seed, allow_degenerate_seed=degenerate)
     text, display = original_program_text(task)
@@ -137,4 +137,4 @@ def modified_world(task: CDTask, root: ProgramsRoot | None = None) -> World:
     text, display = modified_program_text(task, root)
     seed = _check_seed(task)
     return World(text, name=f"{task.world} (modified)", path=display, seed=seed,
-                 trigger=task.hidden.trigger, allow_degenerate_seed=seed % 2 ** 32 == 0)
+                 trigger=task.hidden.trigger, allow_degenerate_seed=is_degenerate_seed(seed))
