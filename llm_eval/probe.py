@@ -57,6 +57,7 @@ from llm_eval.adapters.tokens import estimate_text
 from .calls import CallPolicy, CallResult, FatalProviderError, InfrastructureError, call
 from .errors import LlmEvalError
 from .pricing import PriceBook, default_prices, describe_cost
+from .vocabulary import FAMILIES
 
 __all__ = ["CheckSettings", "FeatureResult", "CheckReport", "CheckSetupError", "check_model",
            "check_model_sync", "phase_observations", "format_report", "ACCEPTED", "REFUSED",
@@ -184,7 +185,7 @@ def phase_observations(tasks: Iterable[Any], protocol: str = "worldtest") -> dic
 
 
 def default_tasks(world: str = DEFAULT_WORLD,
-                  families: Sequence[str] = ("mfp", "cd", "planning")) -> tuple[Any, ...]:
+                  families: Sequence[str] = FAMILIES) -> tuple[Any, ...]:
     """The shipped tasks of ``world``, seeded as a run seeds them."""
     from .tasks.store import load_task
     from .worldtest.programs import seeded

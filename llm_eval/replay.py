@@ -68,7 +68,7 @@ from llm_eval.adapters.types import Fatal, ImagePart, Request, Response
 
 from .calls import CONTEXT_OVERFLOW
 from .errors import LlmEvalError
-from .runstore import STORE_FILE, JobRow, RunStore
+from .runstore import STORE_FILE, TRANSCRIPTS_DIR, JobRow, RunStore
 from .sweep.spec import Job, Sweep, plays_from_outside, plays_without_model
 from .transcripts import (
     CallExpander,
@@ -485,7 +485,7 @@ def transcripts_in(target: str | Path) -> list[Path]:
     target = Path(target)
     if target.is_file():
         return [target]
-    for folder in (target / "transcripts", target):
+    for folder in (target / TRANSCRIPTS_DIR, target):
         if found := transcript_files(folder):
             return found
     raise ReplayError(f"{target}: neither a transcript nor a run directory with transcripts")
@@ -508,7 +508,7 @@ def replay_checks(target: str | Path) -> list[tuple[Path, JobRow | None]]:
         path = target / (row.transcript or f"transcripts/{transcript_name(row.id)}")
         if row.status == "done" or path.is_file():   # a job never started left nothing
             checks[path.resolve()] = (path, row)
-    for path in transcript_files(target / "transcripts"):
+    for path in transcript_files(target / TRANSCRIPTS_DIR):
         checks.setdefault(path.resolve(), (path, None))
     if not checks:
         raise ReplayError(f"{target}: a run directory with no transcripts and no done jobs")

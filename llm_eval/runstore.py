@@ -50,9 +50,11 @@ from typing import Any, Iterable
 from .errors import LlmEvalError
 
 __all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "FAILURES", "FATAL",
-           "STORE_FILE"]
+           "STORE_FILE", "TRANSCRIPTS_DIR"]
 
+# a run directory: its store, and its transcripts (one file a job) in this folder
 STORE_FILE = "run.sqlite"
+TRANSCRIPTS_DIR = "transcripts"
 FATAL = "fatal"   # refused by the provider for a reason only the user can fix: not requeued
 STATUSES = ("queued", "running", "done", "failed", "infra_error", FATAL)
 FINISHED = ("done",)

@@ -15,7 +15,7 @@ REPO = Path(__file__).resolve().parent.parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     # foundations: errors, quoting, atomic files, argument types, worker processes
     ("llm_eval", "errors", "quoting", "lazy", "atomic", "argtypes", "bounded_yaml",
-     "sdk_versions", "parallel", "seeds"),
+     "sdk_versions", "parallel", "seeds", "vocabulary"),
     # the interpreter; prices; the run store
     ("autumn", "pricing", "runstore"),
     # actions, renderings, provider adapters and the one retry layer, transcripts, prompt texts

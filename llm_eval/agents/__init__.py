@@ -24,6 +24,7 @@ import difflib
 from typing import Any
 
 from ..errors import LlmEvalError
+from ..vocabulary import LOCAL_AGENTS
 from .base import Agent
 from .oracle import OracleAgent, cd_change_frame, mfp_answer
 from .random_agent import RandomAgent
@@ -34,7 +35,7 @@ __all__ = ["Agent", "RandomAgent", "OracleAgent", "SimulatorAgent", "Lookahead",
            "UnknownAgentError", "SearchLimits", "SearchResult", "search_plan", "goal_distance", "mfp_answer",
            "cd_change_frame"]
 
-AGENT_NAMES = ("random", "oracle", "simulator")
+AGENT_NAMES = LOCAL_AGENTS
 
 
 class UnknownAgentError(LlmEvalError, ValueError):

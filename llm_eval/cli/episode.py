@@ -32,12 +32,13 @@ from pathlib import Path
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
 from ..tasks.families import FAMILIES
+from ..vocabulary import LOCAL_AGENTS
 from ..worldtest.protocols import PROTOCOLS
 from ..worldtest.protocols import protocol as protocol_profile
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
-AGENTS = ("random", "oracle", "simulator")
+AGENTS = LOCAL_AGENTS
 EXIT_INFRASTRUCTURE = 3
 
 

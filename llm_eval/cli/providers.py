@@ -18,11 +18,11 @@ import sys
 from llm_eval.argtypes import integer_at_least
 
 from ..adapters.registry import providers
+from ..vocabulary import FAMILIES
 
 __all__ = ["add_providers_parser"]
 
 EFFORTS = ("minimal", "low", "medium", "high", "xhigh", "max")   # GenerationConfig's
-FAMILIES = ("mfp", "cd", "planning")
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -34,7 +34,7 @@ from typing import Any
 
 from ..agents.human import HumanAgent
 from ..errors import LlmEvalError
-from ..runstore import STORE_FILE, RunStore
+from ..runstore import STORE_FILE, TRANSCRIPTS_DIR, RunStore
 from ..sweep.job import JobInterrupted, JobOutcome, play_and_record
 from ..sweep.spec import MCP_PREFIX, Job, Sweep, job_id
 from ..transcripts.io import transcript_name
@@ -44,7 +44,6 @@ __all__ = ["McpEpisodes", "McpEpisode", "Turn", "EpisodeBusy", "TooManyEpisodes"
            "MAX_ACTION_CHARS", "TURN_WAIT_S", "MAX_OPEN_EPISODES", "CLIENT_LEFT",
            "SERVER_STOPPED", "task_template"]
 
-TRANSCRIPTS_DIR = "transcripts"
 #: an action longer than this is cut before it reaches the phase (no valid action is
 #: longer than a few dozen characters, so a cut action is invalid all the same, and counted)
 MAX_ACTION_CHARS = 200

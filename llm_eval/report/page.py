@@ -23,6 +23,7 @@ from typing import Any
 from ..analysis.stats import arm_key, by_arm
 from ..atomic import write_atomic
 from ..pricing import UNPRICED
+from ..vocabulary import FAMILIES
 from . import plots
 from .card import card_anchor
 from .markup import Markup, join, png_uri, tag
@@ -31,7 +32,6 @@ from .viewer import ViewerLimits, has_transcript, render_viewer
 __all__ = ["build_report", "render_report", "FAMILIES", "TITLE"]
 
 TITLE = "llm-eval report"
-FAMILIES = ("mfp", "cd", "planning")
 CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'"
 
 STYLE = """

@@ -14,6 +14,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+from ..runstore import STORE_FILE, TRANSCRIPTS_DIR
+
 __all__ = ["RunsPage", "RUNS_CSP"]
 
 #: the report's page has an inline style sheet and no script
@@ -32,8 +34,8 @@ class RunsPage:
     def _fingerprint(self) -> tuple:
         marks = []
         for run_dir in self.run_dirs:
-            for path in (run_dir / "run.sqlite", run_dir / "run.sqlite-wal",
-                         run_dir / "transcripts"):
+            for path in (run_dir / STORE_FILE, run_dir / f"{STORE_FILE}-wal",
+                         run_dir / TRANSCRIPTS_DIR):
                 try:
                     stat = path.stat()
                     marks.append((str(path), stat.st_mtime_ns, stat.st_size))
@@ -50,7 +52,7 @@ class RunsPage:
             mark = self._fingerprint()
             if self._cached is not None and self._cached[0] == mark:
                 return self._cached[1]
-            present = [d for d in self.run_dirs if (d / "run.sqlite").is_file()]
+            present = [d for d in self.run_dirs if (d / STORE_FILE).is_file()]
             duplicates: list = []
             episodes = load_episodes(present, duplicates=duplicates)
             text = render_report(episodes, present, duplicates=duplicates)

@@ -37,7 +37,7 @@ from typing import Any, Callable
 from ..agents.human import HumanAgent, HumanInputError
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
-from ..runstore import STORE_FILE, RunStore
+from ..runstore import STORE_FILE, TRANSCRIPTS_DIR, RunStore
 from ..sweep.job import JobInterrupted, JobOutcome, play_and_record
 from ..sweep.spec import HUMAN_PREFIX, Job, Sweep, job_id
 from ..transcripts.io import transcript_name
@@ -47,7 +47,6 @@ __all__ = ["LiveEpisodes", "LiveEpisode", "UnknownEpisode", "OutOfTurn", "SERVER
            "TURN_WAIT_S"]
 
 _LOG = logging.getLogger(__name__)
-TRANSCRIPTS_DIR = "transcripts"
 EPISODES_FILE = "serve-episodes.json"   # every episode's address, CSRF token and job
 SERVER_STOPPED = "the server stopped while the participant was playing"
 #: how long a request waits for the episode to ask for the next action (the episode takes

@@ -44,6 +44,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ..atomic import write_atomic
 from ..errors import TaskFileError
 from ..tasks.models import FAMILIES
+from ..vocabulary import Family
 
 __all__ = ["Suite", "SuiteTask", "SuiteFile", "SuiteError", "SuiteMismatchError",
            "SUITES_PACKAGE", "SUITE_SCHEMA_VERSION", "load_suite", "suite_names",
@@ -80,7 +81,7 @@ class SuiteFile(_Model):
 class SuiteTask(_Model):
     id: str
     world: str
-    family: Literal["mfp", "cd", "planning"]
+    family: Family
     files: tuple[SuiteFile, ...] = Field(min_length=1)
 
 

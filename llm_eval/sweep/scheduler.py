@@ -62,7 +62,7 @@ from typing import Callable
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
 from ..runlock import hold_run_dir
-from ..runstore import FATAL, STORE_FILE, JobRow, RunStore, RunStoreError
+from ..runstore import FATAL, STORE_FILE, TRANSCRIPTS_DIR, JobRow, RunStore, RunStoreError
 from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
@@ -79,7 +79,6 @@ from .workers import (
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
            "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]
 
-TRANSCRIPTS_DIR = "transcripts"
 SPEC_FILE = "spec.json"
 ATTEMPTS_DIR = "attempts"
 FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold them back

@@ -92,6 +92,7 @@ from ..bounded_yaml import BoundedLoader, BoundsError, load_bounded, read_bounde
 from ..errors import LlmEvalError
 from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
 from ..tasks.models import FAMILIES
+from ..vocabulary import LOCAL_AGENTS, Family
 from ..worldtest.protocols import PROTOCOLS, WORLDTEST, ProtocolName
 from ..worldtest.protocols import protocol as protocol_profile
 
@@ -101,7 +102,6 @@ __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB
            "executor_fields"]
 
 JOB_SETTINGS_VERSION = 1
-LOCAL_AGENTS = ("random", "oracle", "simulator")
 REPEAT_SEED_STRIDE = 1_000_003   # the random agent's seed for repeat r: seed + r * stride
 MAX_JOBS = 1_000_000   # a sweep larger than this is a mistake, not a plan: refused unexpanded
 MAX_ERRORS_SHOWN = 20   # a spec with thousands of bad values is told the first ones
@@ -206,7 +206,7 @@ class Sweep(_Strict):
     tasks: list[str] = Field(default_factory=list)
     suite: str | None = None
     worlds: list[str] | None = Field(default=None, min_length=1, validate_default=True)
-    families: list[Literal["mfp", "cd", "planning"]] = Field(default=list(FAMILIES),
+    families: list[Family] = Field(default=list(FAMILIES),
                                                               min_length=1)
     budgets: Budgets = Field(default_factory=Budgets)
     prompts: list[str] = Field(default=["default"], min_length=1)

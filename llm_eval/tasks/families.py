@@ -1,4 +1,6 @@
 """The three WorldTest test families, in a module of its own so that a command's parser can
 name them without importing the task models (pydantic)."""
 
-FAMILIES = ("mfp", "cd", "planning")
+from ..vocabulary import FAMILIES
+
+__all__ = ["FAMILIES"]

@@ -29,7 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator,
 
 from ..errors import TaskFileError
 from ..seeds import is_degenerate_seed
-from .families import FAMILIES
+from ..vocabulary import FAMILIES, Family
 
 __all__ = [
     "TASK_SCHEMA_VERSION", "FAMILIES", "Family", "Grid", "Rect", "Budgets",
@@ -39,7 +39,6 @@ __all__ = [
 ]
 
 TASK_SCHEMA_VERSION = 1
-Family = Literal["mfp", "cd", "planning"]
 
 # A grid of colour names, grid[y][x]; a masked cell of a shown frame is None.
 Grid = list[list[str]]

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
+from ..vocabulary import FAMILIES
 from .commands import ActionForm
 from .protocols import ProtocolName
 
@@ -171,7 +172,7 @@ class Observation:
                 "actions": [form.to_dict() for form in self.actions],
                 "invalid": self.invalid, "message": self.message,
                 "masked": [list(c) for c in self.masked]}
-        for name in ("mfp", "cd", "planning"):
+        for name in FAMILIES:   # each family's view, under its name
             view = getattr(self, name)
             if view is not None:
                 data[name] = view.to_dict()
