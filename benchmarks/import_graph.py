@@ -74,12 +74,14 @@ def measure(repo: Path) -> dict:
                     counts["cross-package"] += 1
                     counts["past a facade"] += (_unit(target) in packages
                                                 and len(target.split(".")) > 2)
-                try:
-                    upward = layers.layer_of(target) > layers.layer_of(name)
-                except AssertionError:   # a module today's order does not name
-                    unplaced.add(name if target in known else target)
-                    continue
-                counts["upward"] += upward
+                levels = {}
+                for module in (name, target):
+                    try:
+                        levels[module] = layers.layer_of(module)
+                    except AssertionError:   # a module today's order does not name
+                        unplaced.add(module)
+                if len(levels) == 2:
+                    counts["upward"] += levels[target] > levels[name]
     counts["modules in no layer"] = len(unplaced)
     return {"counts": dict(counts), "edges": {k: dict(v) for k, v in sorted(edges.items())}}
 
