@@ -48,40 +48,26 @@ def measure(repo: Path) -> dict:
     counts = Counter()
     unplaced = set()
     for name, path in modules:
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        tree = ast.parse(path.read_text(), str(path))
-        top = {id(node) for node in tree.body}
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                base = node.module or ""
-                if node.level:
-                    up = package.split(".")[:len(package.split(".")) - node.level + 1]
-                    base = ".".join(up + ([node.module] if node.module else []))
-                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in known else base
-                           for a in node.names]
-            else:
-                continue
-            targets = sorted({t for t in targets if t == "llm_eval" or t.startswith("llm_eval.")})
-            if not targets:
-                continue
-            counts["imports"] += 1
-            counts["function-level"] += id(node) not in top
-            for target in targets:
-                if _unit(target) != _unit(name):
-                    edges[_unit(name)][_unit(target)] += 1
-                    counts["cross-package"] += 1
-                    counts["past a facade"] += (_unit(target) in packages
-                                                and len(target.split(".")) > 2)
-                levels = {}
-                for module in (name, target):
-                    try:
-                        levels[module] = layers.layer_of(module)
-                    except AssertionError:   # a module today's order does not name
-                        unplaced.add(module)
-                if len(levels) == 2:
-                    counts["upward"] += levels[target] > levels[name]
+        found = sorted(set(layers.imports(name, path, known)))   # (line, module imported)
+        top_lines = {node.lineno for node in ast.parse(path.read_text(), str(path)).body
+                     if isinstance(node, ast.Import | ast.ImportFrom)}
+        lines = {line for line, _ in found}   # an import statement a line
+        counts["imports"] += len(lines)
+        counts["function-level"] += len(lines - top_lines)
+        for _, target in found:
+            if _unit(target) != _unit(name):
+                edges[_unit(name)][_unit(target)] += 1
+                counts["cross-package"] += 1
+                counts["past a facade"] += (_unit(target) in packages
+                                            and len(target.split(".")) > 2)
+            levels = {}
+            for module in (name, target):
+                try:
+                    levels[module] = layers.layer_of(module)
+                except AssertionError:   # a module today's order does not name
+                    unplaced.add(module)
+            if len(levels) == 2:
+                counts["upward"] += levels[target] > levels[name]
     counts["modules in no layer"] = len(unplaced)
     return {"counts": dict(counts), "edges": {k: dict(v) for k, v in sorted(edges.items())}}
 
