@@ -304,6 +304,16 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         "garden": {"cd": {"cd_witness": ("noop", "noop", "click 1 11", "click 3 11",
                                          *_rep("noop", 10))}},
         "hunters": {"mfp": {"mfp_seed": 10}},
+        # invaders-planning: six enemies destroyed (the score pips, exactly six), the ship,
+        # ready, at x=1 and a shot just fired above it (with five and no shot, random play
+        # reached it in 9 of 200 rollouts). v1's goal was the formation area (rows 2-5), where
+        # the bombs random enemies drop fall: a planner without the dice missed its first redraw
+        "invaders": {"planning": {"plan_witness": (
+                        "right", "up", *_rep("noop", 3), "up", *_rep("noop", 3), "left", "up",
+                        *_rep("noop", 3), "up", *_rep("noop", 6), "up", "noop", "up", "noop",
+                        "up", "noop", "up", *_rep("left", 5), "noop", "noop", "up", "noop", "up", "noop", "up"),
+                     "plan_mask": (*((x, 0) for x in range(7)), (1, 9), (1, 10),
+                                   (1, 11), (0, 12), (1, 12), (2, 12))}},
         # kitchen-planning: the first dish orange with four cells of heat (its bar's fourth
         # cell) and a second, pink with two, on the middle burner under the hand: four ticks,
         # which the fuel's random burn cannot stop (4 units, at most 1 a tick). v1's three
@@ -322,6 +332,24 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
         # glass (v1's hole through both rows needs hard stones, whose hardness is drawn at the
         # throw: a planner without the dice missed its first redraw after 34 steps); the mask
         # is the cells the witness changes
+        # sandbox-planning: a little dry-sand pyramid on the floor, three grains side by side
+        # under x=6..8 and one on the middle one, built where no random slide can touch it
+        # (a grain slides only where the cell beside it and the one below that are free); the
+        # mask is the pyramid, the free cells around it and the dropper. v1's goal was water
+        # poured on the heap, whose grains run off to a random side: a planner without the
+        # dice missed its ninth redraw (54 steps, 9 searches)
+        "sandbox": {"planning": {"plan_witness": ("down", "left", "down", *_rep("right", 4), "up",
+                                                  *_rep("left", 4)),
+                                 "plan_mask": ((3, 0), (2, 9), (3, 9), (4, 9), (5, 9),
+                                               (3, 8), (4, 8))}},
+        # seeds-planning: four seeds sown (one pip left in the bag) and the hopper at the east
+        # edge; where the seeds land is not judged: the wind that carries them is redrawn
+        # every six ticks, and no seed falls in under eight. v1's sprout at x=9, carried
+        # there by the wind of seed 1, was missed in the first redraw
+        "seeds": {"planning": {"plan_witness": ("down", "right", "down", "right", "down",
+                                                "right", "down", *_rep("right", 5)),
+                               "plan_mask": ((0, 0), (1, 0), (2, 0), (3, 0), (4, 0),
+                                             (15, 1))}},
         "shatter": {"planning": {"plan_witness": (*_rep("left", 4), "up", *_rep("noop", 3)),
                                  "plan_mask": ()}},
         # the pebble that lies there from the start, and the slinger on its cell (the second
@@ -336,6 +364,14 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
                                "plan_mask": ((0, 0), (6, 13))}},
         "sparks": {"mfp": {"mfp_seed": 24}},
         "wander": {"mfp": {"mfp_seed": 8}},
+        # wildfire-planning: two trees of the NW grove's belts cut and replanted as saplings
+        # in the first four ticks (before the first lightning, at tick 6: stumps and saplings
+        # never burn) and the tanker at (12,9). v1's four wet trees on the east belt can burn
+        # first when lightning strikes near them: the planner without the dice missed its
+        # eighth redraw
+        "wildfire": {"planning": {"plan_witness": ("click 3 6", "click 3 6", "click 6 3",
+                                                   "click 6 3", "up", "right", "right"),
+                                  "plan_mask": ((3, 6), (6, 3), (12, 9))}},
     },
 }
 

@@ -39,12 +39,13 @@ V1_DICE_FAILURES = {
                                "rain-mfp", "sparks-mfp", "wander-mfp"},
     "change_beyond_chance": {"beehive-cd", "garden-cd"},
 }
-# reachable_without_dice (moles 11 of 12 redraws, ecosystem, slingshot and kitchen missed
-# their 2nd or 3rd, beehive, snake and shatter their 1st): a minute or more a task, so v1's
-# are not replayed here
-V1_PLANNING_FAILURES = {"beehive-planning", "ecosystem-planning", "kitchen-planning",
-                        "moles-planning", "shatter-planning", "slingshot-planning",
-                        "snake-planning"}
+# reachable_without_dice (moles 11 of 12 redraws; ecosystem, slingshot and kitchen missed
+# their 2nd or 3rd, wildfire its 8th, sandbox its 9th; beehive, snake, shatter, invaders and
+# seeds their 1st): a minute or more a task, so v1's are not replayed here
+V1_PLANNING_FAILURES = {"beehive-planning", "ecosystem-planning", "invaders-planning",
+                        "kitchen-planning", "moles-planning", "sandbox-planning",
+                        "seeds-planning", "shatter-planning", "slingshot-planning",
+                        "snake-planning", "wildfire-planning"}
 REBUILT = sorted(set().union(*V1_DICE_FAILURES.values(), V1_PLANNING_FAILURES))
 DICE_CHECKS = {"mfp": check_mfp_dice, "cd": check_cd_change_dice}
 # fewer MFP futures and CD redraws than full validation: enough to tell v1 from v2 here, but
