@@ -1,7 +1,8 @@
-"""Hand-written per-world data the generator starts from (taken from each world's notes and
-re-verified by validation): the seeds, the planning witness and the cells that matter, the
-change-detection trigger, observational condition, change and witness, and the deliberate
-actions mixed into the MFP trajectory.
+"""The form of the hand-written per-world data the generator starts from (``WorldTaskSpec``;
+one module per world in ``world_specs/``, taken from each world's notes and re-verified by
+validation): the seeds, the planning witness and the cells that matter, the change-detection
+trigger, observational condition, change and witness, and the deliberate actions mixed into
+the MFP trajectory; and what each suite changes in them (``SUITE_CHANGES``).
 
 The CD condition (docs/spec/worldtest.md 3.2) is an Autumn expression in the host syntax over the
 *modified* program's state after a tick; the scored T is the first frame of a run in which it
@@ -48,191 +49,6 @@ class WorldTaskSpec:
     mfp_seed: int = 7
 
 
-_BUILT_IN: dict[str, WorldTaskSpec] = {s.world: s for s in (
-    WorldTaskSpec(
-        "automaton",
-        plan_witness=(*_rep("noop", 3), "up", "click 3 1", "click 20 1", "click 12 1"),
-        plan_mask=((3, 1), (4, 1), (5, 1), (12, 1), (20, 1), (24, 0)),
-        cd_trigger="> gen 10",
-        cd_change="the edges stop wrapping: cells outside the row count as dead",
-        cd_witness=_rep("noop", 20),
-        # a generation was computed and row 1 is not the wrapped rule applied to the row below
-        # it (the generation it came from)
-        cd_condition=("& changed (& (> gen (prev gen)) (any (--> bs (!= bits (map (--> i (at (at "
-                      "ruleTables rule) (+ (* 4 (at bs (% (+ i 24) 25))) (+ (* 2 (at bs i)) (at "
-                      "bs (% (+ i 1) 25)))))) (range 0 25)))) (list (map (--> i (if (in i (.. "
-                      "(head (filter (--> r (== (.. (.. r origin) y) 2)) rows)) live)) then 1 "
-                      "else 0)) (range 0 25)))))"),
-        mfp_deliberate=("click 2 0", "noop", "noop", "right", "noop", "click 5 1", "noop",
-                        "down", "noop", "left", "up", "noop", "up")),
-    WorldTaskSpec(
-        "easel",
-        plan_witness=("click 1 9", "click 4 4", "click 2 9", "click 4 4"),
-        cd_trigger="> strokes 3",
-        cd_change="red and blue mix to pink instead of purple",
-        cd_witness=("click 4 4", "click 4 5", "click 4 6", "click 4 7", "click 2 9",
-                    "click 4 4", "noop"),
-        # a pink cell (red and blue mixed) is on the canvas
-        cd_condition='any (--> d (== (.. d tint) "pink")) dabs',
-        mfp_deliberate=("click 3 3", "click 1 9", "click 3 3", "up", "click 6 5", "click 2 9",
-                        "click 6 5", "down", "click 5 2", "right", "click 5 2")),
-    WorldTaskSpec(
-        "garden",
-        plan_witness=("click 9 11", *_rep("right", 7)),
-        plan_mask=((9, 10), (8, 1), (9, 1), (10, 1)),
-        cd_trigger="> planted 1",
-        cd_change="plants grow a cell every 2 ticks instead of every 3",
-        cd_witness=("click 1 11", "click 3 11", *_rep("noop", 10)),
-        # a watered plant with no rain in its column (a drop hides what it covers), now or in
-        # the last frame, grew on a tick that is not a multiple of 3 (clock % 3 != 0: only the
-        # 2-tick rule grows it), or did not grow, below its full height, on one that is (the
-        # 3-tick rule would have); planted or picked this tick, it grew from height 1
-        cd_condition=("& changed (any (--> pl (& (> (.. pl water) 0) (& (! (any (--> dr (== "
-                      "(colOf dr) (colOf pl))) (concat (list rain (prev rain))))) (if (== (% "
-                      "(prev clock) 3) 0) then (& (!= (% (prev clock) 2) 0) (< (.. pl tall) 5)) "
-                      "else (& (== (% (prev clock) 2) 0) (if (== (length (plantIn (prev plants) "
-                      "(colOf pl))) 0) then (== (.. pl tall) 2) else (any (--> k (| (> (.. pl "
-                      "tall) (.. k tall)) (& (== (.. k tall) 5) (== (.. pl tall) 2)))) (plantIn "
-                      "(prev plants) (colOf pl))))))))) plants)"),
-        mfp_deliberate=("click 2 11", "right", "right", "down", "noop", "noop", "down",
-                        "click 8 11", "noop", "noop", "noop")),
-    WorldTaskSpec(
-        "gravity",
-        # blue, red and yellow blocks at chosen columns of the floor row, crane loaded blue
-        # (a magenta fusion tally alone gives a search no gradient to follow)
-        plan_witness=("up", "left", "left", "down", *_rep("right", 5), "down",
-                      *_rep("left", 3), "down", *_rep("noop", 9)),
-        cd_trigger="> drops 3",
-        cd_change="the loaded colour cycles backwards (red, yellow, blue) on up and on drops",
-        cd_witness=("down", "right", "down", "right", "down", "right", "down", "up", "noop",
-                    "down", *_rep("noop", 5)),
-        # the crane's loaded colour moved on (up or a drop) while the cycle runs backwards
-        cd_condition="& changed (!= (.. crane load) (.. (prev crane) load))",
-        mfp_deliberate=("down", "left", "down", "up", "up", "down", "noop", "right", "right",
-                        "down", "noop", "noop")),
-    WorldTaskSpec(
-        "hunters",
-        plan_witness=("click 7 0", "click 12 13", "right", "right"),
-        plan_mask=((7, 0), (12, 13), (4, 2)),
-        cd_trigger="> clock 20",
-        cd_change="wolves move every tick instead of every third tick",
-        cd_witness=_rep("noop", 30),
-        # a wolf moved on a tick when wolves rest (clock % 3 != 0)
-        cd_condition=("& changed (& (!= (% (prev clock) 3) 0) (any (--> i (!= (.. (at wolves i) "
-                      "origin) (.. (at (prev wolves) i) origin))) (range 0 (length wolves))))"),
-        mfp_deliberate=("down", "down", "down", "right", "down", "down", "noop", "left",
-                        "noop", "down")),
-    WorldTaskSpec(
-        "icepond",
-        plan_witness=(*_rep("right", 5), "down", "up", *_rep("noop", 8)),
-        cd_trigger="> poured 2",
-        cd_change="water freezes as soon as winter starts (no 3-tick delay)",
-        cd_witness=("down", "noop", "down", "noop", "down", "up", *_rep("noop", 5)),
-        # in the first 3 ticks of winter, a drop turned to ice that was resting water with open
-        # air above in the last frame (so the season froze it, not a click)
-        cd_condition=("& changed (& (prev winter) (& (< (prev chill) 3) (any (--> i (& (.. (at "
-                      "drops i) icy) (& (! (.. (at (prev drops) i) icy)) (& (| (in (at2 (.. (at "
-                      "(prev drops) i) origin) 0 1) stoneSpots) (in (at2 (.. (at (prev drops) i) "
-                      "origin) 0 1) (map (--> d (.. d origin)) (prev drops)))) (! (| (in (at2 (.. "
-                      "(at (prev drops) i) origin) 0 -1) stoneSpots) (| (in (at2 (.. (at (prev "
-                      "drops) i) origin) 0 -1) (map (--> d (.. d origin)) (prev drops))) (| (== "
-                      "(at2 (.. (at (prev drops) i) origin) 0 -1) (.. (prev tap) origin)) (== "
-                      "(at2 (.. (at (prev drops) i) origin) 0 -1) (Position 11 0)))))))))) (range "
-                      "0 (length (prev drops))))))"),
-        mfp_deliberate=("down", "right", "right", "down", "noop", "up", "noop", "noop",
-                        "noop", "noop", "click 3 10", "up", "noop")),
-    WorldTaskSpec(
-        "invaders",
-        plan_witness=("right", "up", *_rep("noop", 3), "up", *_rep("noop", 3), "left", "up",
-                      *_rep("noop", 3), "up", *_rep("noop", 6)),
-        plan_mask=tuple((x, y) for y in range(2, 6) for x in range(13)),
-        cd_trigger="> score 1",
-        cd_change="bombs fall two cells per tick",
-        cd_witness=("right", "up", *_rep("noop", 3), "up", *_rep("noop", 3), "left", "up",
-                    *_rep("noop", 3), "up", *_rep("noop", 12)),
-        # bombs fell this tick, one of them with at least two rows left to fall
-        cd_condition="& changed (any (--> b (< (.. (.. b origin) y) 12)) (prev bombs))",
-        mfp_deliberate=("up", "noop", "left", "up", "down", "noop", "right", "right", "up",
-                        "noop")),
-    WorldTaskSpec(
-        "magnets",
-        plan_witness=("down", "right", "right", "right", "right", "noop", "noop", "up", "up",
-                      "noop", "up", "noop"),
-        cd_trigger="> flips 0",
-        cd_change="iron is repelled by the magnet instead of attracted",
-        cd_witness=("left", "left", "click 3 5", "left", "noop", "noop"),
-        # an iron puck slid (it is not where it stood, or was pushed to by the magnet, before
-        # the pucks moved): iron only slides away from the magnet now
-        cd_condition=("& changed (any (--> i (& (== (.. (at pucks i) pole) 0) (!= (.. (at pucks "
-                      "i) origin) (if (== (.. (at (prev pucks) i) origin) (.. magnet origin)) "
-                      "then (Position (+ (.. (.. magnet origin) x) (- (.. (.. magnet origin) x) "
-                      "(.. (.. (prev magnet) origin) x))) (+ (.. (.. magnet origin) y) (- (.. (.. "
-                      "magnet origin) y) (.. (.. (prev magnet) origin) y)))) else (.. (at (prev "
-                      "pucks) i) origin))))) (range 0 (length pucks)))"),
-        mfp_deliberate=("left", "left", "click 3 5", "up", "noop", "right", "down", "down",
-                        "noop", "right")),
-    WorldTaskSpec(
-        "outbreak",
-        plan_witness=("click 0 3", "click 0 5", "down"),
-        plan_mask=((0, 3), (0, 5), (10, 2)),
-        cd_trigger="> cases 10",
-        cd_change="the sick recover after 3 ticks instead of 6",
-        cd_witness=_rep("noop", 60),
-        # someone recovered (grey) after 3 to 5 ticks of sickness
-        cd_condition=("& changed (any (--> pp (& (>= (.. pp timer) 2) (< (.. pp timer) 5))) (prev "
-                      "sick))"),
-        mfp_deliberate=("left", "noop", "noop", "down", "noop", "noop", "up", "noop")),
-    WorldTaskSpec(
-        "platformer",
-        plan_witness=(*_rep("right", 5), "up", "right", "right", "right", "right", "noop",
-                      "right", "right"),
-        cd_trigger="> score 0",
-        cd_change="gravity pulls the player down two cells per tick (one when only one is free)",
-        cd_witness=("up", "noop", "noop", "noop", "noop", "right", "up", *_rep("noop", 5)),
-        # the player fell two rows in one tick
-        cd_condition="& changed (== (.. (.. hero origin) y) (+ (.. (.. (prev hero) origin) y) 2))",
-        mfp_deliberate=("up", "noop", "right", "right", "right", "noop", "right", "up",
-                        "noop", "noop", "right")),
-    WorldTaskSpec(
-        "sparks",
-        plan_witness=("click 5 5", "click 5 5", "click 6 5", "click 6 5", "click 5 6",
-                      "click 5 6"),
-        plan_mask=((5, 5), (6, 5), (5, 6)),
-        cd_trigger="> clock 30",
-        cd_change="the torch emits a spark every 2 ticks instead of every 6",
-        cd_witness=_rep("noop", 40),
-        # time passed (the sparks aged) on an even tick that is not a multiple of 6, and the
-        # torch's new spark shows alone at its mouth (12,11): no other spark, crystal or jar
-        cd_condition=("& changed (& (== (% (prev clock) 2) 0) (& (!= (% (prev clock) 6) 0) (& (> "
-                      "(length sparks) 0) (any (--> s (& (== (.. s age) 0) (& (== (.. s origin) "
-                      "(Position 12 11)) (& (== (length (filter (--> o (== (.. o origin) "
-                      "(Position 12 11))) sparks)) 1) (& (!= (.. jar origin) (Position 12 11)) (& "
-                      "(! (any (--> c (== (.. c origin) (Position 12 11))) crystals)) (!= (map "
-                      "(--> i (.. (at sparks i) age)) (range 0 (- (length sparks) 1))) (map (--> "
-                      "o (.. o age)) (prev sparks))))))))) (list (at sparks (- (length sparks) "
-                      "1)))))))"),
-        mfp_deliberate=("click 8 8", "noop", "noop", "right", "click 4 4", "noop", "noop",
-                        "down")),
-    WorldTaskSpec(
-        "warehouse",
-        plan_witness=("down", "right", "right", "noop", "noop", "up", "right", "right",
-                      "right", "down", "down", "left", "left", "down", "left", "left", "up",
-                      "left", "down"),
-        cd_trigger="> pushes 1",
-        cd_change="crates stop as soon as they are pushed onto the ice (no sliding)",
-        cd_witness=("down", "right", "right", "noop", "noop", "up"),
-        # a crate that had momentum on ice in the last frame, with the cell ahead of it free
-        # (no wall, crate or pusher), stopped there
-        cd_condition=("& changed (any (--> c (& (in (.. c origin) iceSpots) (& (== (.. c vx) 0) "
-                      "(& (== (.. c vy) 0) (any (--> k (& (== (.. k origin) (.. c origin)) (& (| "
-                      "(!= (.. k vx) 0) (!= (.. k vy) 0)) (& (! (blocked (prev crates) (shiftPos "
-                      "(.. k origin) (.. k vx) (.. k vy)))) (!= (shiftPos (.. k origin) (.. k vx) "
-                      "(.. k vy)) (.. (prev pusher) origin)))))) (prev crates)))))) crates)"),
-        mfp_deliberate=("down", "right", "right", "noop", "noop", "up", "right", "right",
-                        "down")),
-)}
-
-
 def _world_specs() -> dict[str, WorldTaskSpec]:
     """The specs of ``world_specs/<world>.py`` (one module per world, each with ``SPEC``)."""
     import importlib
@@ -255,14 +71,13 @@ _MERGING = threading.Lock()
 
 
 def _all_specs() -> dict[str, WorldTaskSpec]:
-    """The specs above and those of ``world_specs/``, merged on first use (not at import, so a
+    """Every world's spec (``world_specs/``), gathered on first use (not at import, so a
     world's spec module can be imported on its own: it imports this module for
     ``WorldTaskSpec``)."""
     if not _ALL:
         with _MERGING:
             if not _ALL:
-                merged = {**_BUILT_IN, **_world_specs()}
-                _ALL.update(merged)   # whole at once: a thread never sees half of it
+                _ALL.update(_world_specs())   # whole at once: a thread never sees half of it
     return _ALL
 
 

@@ -93,3 +93,21 @@ def test_a_world_spec_module_imports_on_its_own():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+def test_every_world_spec_is_its_worlds_own_module():
+    """One convention: each bundled world's spec is ``world_specs/<world>.py``, and
+    ``specs.py`` holds the form and the suites' changes, never a world's spec."""
+    import ast
+    import pkgutil
+    from pathlib import Path
+
+    from llm_eval.tasks import specs, world_specs
+    from llm_eval.worlds import world_names
+
+    modules = {m.name for m in pkgutil.iter_modules(world_specs.__path__)}
+    assert modules == set(world_names()) == set(specs.TASK_SPECS)
+    tree = ast.parse(Path(specs.__file__).read_text())
+    built = [n.lineno for n in ast.walk(tree) if isinstance(n, ast.Call)
+             and getattr(n.func, "id", None) == "WorldTaskSpec"]
+    assert built == [], f"a world's spec built in specs.py at lines {built}"

@@ -1,3 +1,4 @@
-"""Task specs of the worlds added for suite v1, one module per world (``SPEC``, a
-``WorldTaskSpec``), so that worlds are added without touching a shared file; ``specs`` merges
-them into ``TASK_SPECS``. The ``_rep`` helper is ``specs._rep``."""
+"""Task specs, one module per bundled world (``SPEC``, a ``WorldTaskSpec``; the module is named
+after its world), so that a world is added without touching a shared file; ``specs`` gathers
+them into ``TASK_SPECS``, and ``specs.SUITE_CHANGES`` says what a later suite changes in them.
+The ``_rep`` helper is ``specs._rep``."""
