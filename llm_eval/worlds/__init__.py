@@ -1,5 +1,5 @@
-"""Worlds: Autumn programs as Gymnasium-style environments, budgets as wrappers, and the
-registry of bundled worlds.
+"""Worlds: Autumn programs as Gymnasium-style environments and the registry of bundled worlds
+(budgets belong to the WorldTest phases, ``worldtest.phase``: a world never truncates).
 
 ``make_world("gravity", seed=7)`` gives a ``World``; ``reset()`` then ``step(action)`` returns
 ``(frame, reward, terminated, truncated, info)``. See ``world`` for the contract.
@@ -17,11 +17,9 @@ from .registry import (
 )
 from .spaces import ActionSpace
 from .world import DEFAULT_SEED, RENDER_MODES, RuleCoverage, World
-from .wrappers import ActionBudget, StepLimit, Wrapper
 
 __all__ = [
     "World", "RuleCoverage", "ActionSpace", "RENDER_MODES", "DEFAULT_SEED",
-    "Wrapper", "StepLimit", "ActionBudget",
     "WorldSpec", "WorldMetadata", "WorldRegistry", "default_registry", "make_world",
     "world_names", "world_spec",
     "WorldError", "UnknownWorldError", "WorldMetadataError", "WorldStateError",

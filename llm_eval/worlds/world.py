@@ -16,7 +16,8 @@
   the unchanged observation, does not tick, sets ``info["invalid_action"]`` to a message for
   the agent and counts it.
 - Worlds are reward-free and never terminate (docs/spec/worldtest.md 1): reward is 0.0, ``terminated``
-  is False; budgets are wrappers (``wrappers``) that set ``truncated``.
+  is False, and so is ``truncated``: budgets belong to the WorldTest phases that play a world
+  (``worldtest.phase``).
 - ``reset`` starts the program again, with the new seed if one is given, else the current one:
   the first reset (and one with another seed) loads it in a new interpreter (parsing is
   cached); a later one with the same seed restores the state that load produced, in the same
@@ -210,7 +211,7 @@ class World:
     # -- state ----------------------------------------------------------------------------------
     @property
     def unwrapped(self) -> World:
-        """The world itself (wrappers return the world they wrap), as in Gymnasium."""
+        """The world itself, as in Gymnasium (where a wrapper returns the world it wraps)."""
         return self
 
     @property
