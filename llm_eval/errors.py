@@ -9,6 +9,90 @@ Two families are kept apart on purpose:
 
 Nothing else is raised to a user for bad input: the command line prints these errors as one
 line each instead of a traceback.
+
+The base and the interpreter's errors are defined here; each package defines its own under
+``LlmEvalError`` next to the code that raises them. The whole tree, every exception class of the
+package with its module (tests/test_error_tree.py checks that this drawing is the real tree).
+The classes outside ``LlmEvalError`` are signals caught inside the package, never shown to a
+user as they are: an agent ending its episode (``StopEpisode``), a job stopped by the scheduler
+(``JobInterrupted``), the published harness's raise inside a step (``HarnessRaise``), a
+sandbox's confinement step (``LaunchError``), a diverged tool replay, a refused MCP call, a
+corrupt stream, and the command line's usage errors (exit code 2); ``BoundsError`` is a YAML
+error, so that YAML's own handlers report it with its position.
+
+```
+Exception
+  LaunchError (agent_tools.sandbox_launch)
+  ToolReplayMismatch (agent_tools.toolbox)
+  UsageError (cli)
+  _Usage (cli.mcp)
+  LlmEvalError (errors)
+    UnknownProviderError (adapters.registry)
+    ProviderError (adapters.types)
+      Fatal (adapters.types)
+        RecordingError (adapters.replay)
+      RateLimited (adapters.types)
+      Transient (adapters.types)
+    SandboxCapsError (agent_tools.sandbox), also ValueError
+    SandboxUnavailable (agent_tools.sandbox)
+    AgentToolsError (agent_tools.settings), also ValueError
+    UnknownAgentError (agents), also ValueError
+    HumanInputError (agents.human)
+    PromptError (agents.prompts)
+    ScriptError (agents.script)
+    AnalysisError (analysis.data)
+    FatalProviderError (calls)
+    InfrastructureError (calls)
+    ActionSyntaxError (errors)
+    AutumnError (errors)
+      AutumnCheckError (errors)
+      AutumnCheckWarning (errors)
+      AutumnRuntimeError (errors)
+        AutumnInternalError (errors)
+        AutumnLimitError (errors)
+      AutumnSeedError (errors), also ValueError
+      AutumnSyntaxError (errors)
+    TaskFileError (errors)
+      SuiteError (suites.manifest)
+        SuiteMismatchError (suites.manifest)
+      TaskImportError (tasks.autumnbench_import)
+    EpisodeBusy (mcp.episodes)
+    TooManyEpisodes (mcp.episodes)
+    PriceFileError (pricing)
+    CheckSetupError (probe)
+    RenderError (render.errors), also ValueError
+      RenderParseError (render.errors)
+    ReplayError (replay)
+    CardError (report.card)
+    ExportError (report.export_gif)
+    InspectMissing (report.export_inspect)
+    RunStoreError (runstore)
+      RunDirBusy (runlock)
+    OutOfTurn (serve.live)
+    UnknownEpisode (serve.live)
+    StudyError (serve.study)
+    ActionRefused (serve.view)
+    SpecError (sweep.spec)
+    TranscriptError (transcripts.io)
+    WorldError (worlds.errors)
+      UnknownWorldError (worlds.errors)
+      WorldMetadataError (worlds.errors)
+      WorldStateError (worlds.errors)
+    HarnessTextsError (worldtest.autumnbench.texts)
+    WorldTestError (worldtest.errors)
+      PhaseStateError (worldtest.errors)
+      TaskProgramError (worldtest.errors)
+  _Refused (mcp.server)
+  JobInterrupted (sweep.job)
+  _BadStream (transcripts.io)
+  HarnessRaise (worldtest.autumnbench.base)
+  StopEpisode (worldtest.episode)
+    ContextExhausted (worldtest.episode)
+MarkedYAMLError
+  BoundsError (bounded_yaml)
+ValueError
+  PatchError (transcripts.patch)
+```
 """
 
 from __future__ import annotations
