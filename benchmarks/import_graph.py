@@ -1,7 +1,7 @@
 """The package's import graph and its counts (issue 31): which package imports which, the
 imports of ``llm_eval`` made inside functions, those across packages and those that reach past
-a package's facade into one of its modules, and the upward imports under the layer order of
-tests/test_layers.py.
+a package's facade into one of its modules, the upward imports under the layer order of
+tests/test_layers.py, and the import cycles among modules (tests/test_import_cycles.py).
 
     python benchmarks/import_graph.py                 # this checkout
     python benchmarks/import_graph.py --repo DIR      # another checkout (an older commit's
@@ -26,6 +26,18 @@ def _layers_module():
     """tests/test_layers.py, where the layer order is written (once)."""
     spec = importlib.util.spec_from_file_location("layers_contract",
                                                   HERE / "tests" / "test_layers.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _cycles_module():
+    """tests/test_import_cycles.py, where the module graph's cycles are found."""
+    tests = str(HERE / "tests")
+    if tests not in sys.path:   # it imports tests/test_layers.py by its basename, as pytest does
+        sys.path.insert(0, tests)
+    spec = importlib.util.spec_from_file_location("cycles_contract",
+                                                  HERE / "tests" / "test_import_cycles.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
@@ -69,7 +81,12 @@ def measure(repo: Path) -> dict:
             if len(levels) == 2:
                 counts["upward"] += levels[target] > levels[name]
     counts["modules in no layer"] = len(unplaced)
-    return {"counts": dict(counts), "edges": {k: dict(v) for k, v in sorted(edges.items())}}
+    contract = _cycles_module()
+    found = contract.cycles(contract.module_graph(roots))
+    cycles = sorted(sorted(component) for component in found)
+    counts["cycles"] = len(cycles)
+    return {"counts": dict(counts), "edges": {k: dict(v) for k, v in sorted(edges.items())},
+            "cycles": cycles}
 
 
 def main(argv=None) -> int:
@@ -84,6 +101,10 @@ def main(argv=None) -> int:
           f"under tests/test_layers.py ({c.get('modules in no layer', 0)} modules in no layer)")
     for source, targets in result["edges"].items():
         print(f"  {source}: " + ", ".join(f"{t} {n}" for t, n in sorted(targets.items())))
+    print(f"{c.get('cycles', 0)} import cycles among modules (deferred imports included, "
+          f"TYPE_CHECKING ones not):")
+    for component in result["cycles"]:
+        print(f"  {len(component)}: " + ", ".join(component))
     return 0
 
 

@@ -10,13 +10,13 @@ and ``llm-eval run --resume`` work on it. It prints a score table
 (mean score per arm and family with its 95% interval clustered by world, the number of scored
 episodes and of jobs not done) and where things are. Running the demo again into the same
 DIR runs nothing twice.
+
+The command (its options, what it prints, its exit codes) is ``llm_eval.cli.demo``.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
 import time
 from dataclasses import dataclass, field
 from importlib import resources
@@ -25,7 +25,7 @@ from pathlib import Path
 from .tasks.families import FAMILIES
 
 __all__ = ["DEMO_WORLDS", "DEMO_SEEDS", "demo_spec", "recorded_transcripts", "run_demo",
-           "score_table", "add_demo_parser"]
+           "score_table"]
 
 DEMO_WORLDS = ("warehouse", "easel", "icepond", "hunters", "magnets", "sparks")
 DEMO_SEEDS = (1, 2, 3)
@@ -117,52 +117,3 @@ def _cell(row) -> str:
     if math.isnan(e.ci_low):
         return f"{e.mean:.3f}"
     return f"{e.mean:.3f} [{e.ci_low:.2f}, {e.ci_high:.2f}]"
-
-
-def cmd_demo(args: argparse.Namespace) -> int:
-    out = Path(args.out)
-    print(f"llm-eval demo: random and oracle on {len(DEMO_WORLDS)} worlds x "
-          f"{len(FAMILIES)} families x {len(DEMO_SEEDS)} seeds, then "
-          f"{len(recorded_transcripts())} recorded SmolLM2-135M episodes replayed; "
-          f"writing to {out}/", flush=True)
-    from .runstore import RunStoreError
-    from .sweep.progress import make_progress
-
-    try:
-        result = run_demo(out, handle_sigint=True,
-                          progress=make_progress(enabled=not args.quiet))
-    except RunStoreError as exc:   # another writer holds the directory, or not a store
-        print(f"llm-eval: error: {exc}", file=sys.stderr)
-        return 2
-    if result.stopped:
-        print(f"stopped; run the demo again (llm-eval demo --out {out}) to finish it",
-              file=sys.stderr)
-        return 130
-    print()
-    print("mean score per arm and family [95% interval, clustered by world]:")
-    print(score_table(out))
-    print()
-    print(f"ran {result.executed} jobs ({result.skipped} already done) in "
-          f"{result.seconds:.1f} s")
-    print(f"run store:   {out / 'run.sqlite'}")
-    print(f"transcripts: {out / 'transcripts'}/  (one JSON-lines file per job)")
-    print(f"next: llm-eval replay {out}    llm-eval report {out} -o report.html")
-    not_done = [r for r in result.rows if r.status != "done"]
-    if not_done:
-        print(f"{len(not_done)} jobs did not finish; see the store", file=sys.stderr)
-        return 3
-    return 0
-
-
-def add_demo_parser(commands) -> argparse.ArgumentParser:
-    """Add ``demo`` to the ``llm-eval`` subcommands."""
-    demo = commands.add_parser(
-        "demo", help="run a small offline sweep (random, oracle, recorded SmolLM2 episodes)",
-        description=__doc__.split("\n\n")[1].replace("\n", " ")
-        if "\n\n" in __doc__ else None)
-    demo.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
-                      help=f"the run directory (default ./{DEFAULT_OUT})")
-    demo.add_argument("--quiet", action="store_true",
-                      help="no progress lines on standard error")
-    demo.set_defaults(handler=cmd_demo)
-    return demo

@@ -46,7 +46,7 @@ behaves as sampled:
   -1).
 
 Under the ``autumnbench`` protocol (observations with ``text`` and ``offered``) it plays the
-harness's strings as the oracle does (``oracle_harness``): ``go-to-test``; ``step`` through the
+harness's strings as the oracle does (``oracle.autumnbench``): ``go-to-test``; ``step`` through the
 MFP recording, then ``choose_option_K``; the same planning search (the harness's budget as the
 horizon); in CD the same search with the condition read as the harness reads it, then
 ``I found the change!`` and ``Submit choice`` on the next two steps.
@@ -359,7 +359,7 @@ class SimulatorAgent:
             return "noop" if not harness else "quit"
         if self._change is not None:      # the condition holds: report it
             return self._report(observation, harness)
-        from .oracle_harness import _holds
+        from .oracle.solver import condition_met as _holds
 
         if not planner.plan:
             depth = min(self.limits.depth, observation.budget_left - 2)   # room to answer

@@ -11,24 +11,24 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from . import syntax as S
-from .compiler import wrap32
 from .runtime import MAX_GRID_SIZE
 from .values import (
+    FUNCTION_TYPES,
     POSITION_T,
     AList,
-    BoundRender,
     Builtin,
-    CellThunk,
     CellV,
     Lambda,
     Obj,
     Pos,
     RElem,
     Scope,
+    appended,
     infer_tag,
     list_tag,
     truthy,
     type_str,
+    wrap32,
 )
 
 if TYPE_CHECKING:
@@ -41,7 +41,6 @@ NATIVE_ORDER = ("GRID_SIZE map concat filter foldl length head at tail renderAll
                 "range print removeObj updateObj randomPositions allPositions clicked left right "
                 "up down isWithinBounds allObjs rotate").split()
 
-_FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _POS_TAG = list_tag(POSITION_T)
 
 
@@ -67,7 +66,7 @@ def _number(name: str, v) -> int:
 
 
 def _function(name: str, v):
-    if not isinstance(v, _FUNC):
+    if not isinstance(v, FUNCTION_TYPES):
         raise _fail(f"{name} expects a function, got a {_kind(v)}")
     return v
 
@@ -75,13 +74,6 @@ def _function(name: str, v):
 def _kind(v) -> str:
     t = type_str(v)
     return t[6:].split(" ", 1)[0] if t.startswith("class ") else t
-
-
-def _appended(items: list) -> AList:
-    """A list built by appending: its tag is that of the last element appended (5.4)."""
-    if not items:
-        return AList()
-    return AList(items, list_tag(type_str(items[-1])))
 
 
 def _copy_value(v):
@@ -145,7 +137,7 @@ def install_builtins(rt: "Runtime") -> None:
             _list("filter", xs)
         g = unary(f, env, len(xs), "filter")
         kept = [x for x in xs if truthy(g(x))]
-        return _appended(kept)
+        return appended(kept)
 
     def b_foldl(env, args):
         _need("foldl", args, 3, "f init list")
@@ -217,7 +209,7 @@ def install_builtins(rt: "Runtime") -> None:
         if len(a) != len(b):
             raise _fail(f"arrayEqual: lists of different lengths ({len(a)} and {len(b)})")
         rt.count_work(len(a))
-        return _appended([rt.eq(x, y) for x, y in zip(a, b)])
+        return appended([rt.eq(x, y) for x, y in zip(a, b)])
 
     def b_sqrt(env, args):
         _need("sqrt", args, 1, "n")
@@ -237,7 +229,7 @@ def install_builtins(rt: "Runtime") -> None:
             rt.count_work(len(xs))
             return any(truthy(x) for x in xs)
         f, xs = args[0], _list("any", args[1])
-        if not isinstance(f, _FUNC):
+        if not isinstance(f, FUNCTION_TYPES):
             raise _fail(f"any: the first of two arguments must be a function, got a {_kind(f)}")
         g = unary(f, env, len(xs), "any")
         for x in xs:
@@ -260,7 +252,7 @@ def install_builtins(rt: "Runtime") -> None:
         if n < 1:
             raise _fail(f"uniformChoice: the count must be at least 1, got {n}")
         rt.check_list(n)
-        return _appended([xs[rt.draw(len(xs))] for _ in range(n)])
+        return appended([xs[rt.draw(len(xs))] for _ in range(n)])
 
     def b_adj_positions(env, args):
         _need("adjPositions", args, 1, "position")
@@ -323,7 +315,7 @@ def install_builtins(rt: "Runtime") -> None:
                         break
             return v
         xs, what = _list("removeObj", args[0]), args[1]
-        if isinstance(what, _FUNC):
+        if isinstance(what, FUNCTION_TYPES):
             g = unary(what, env, len(xs), "removeObj")
             kept = [x for x in xs if not truthy(g(x))]
         elif what.__class__ is AList:
@@ -344,7 +336,7 @@ def install_builtins(rt: "Runtime") -> None:
         target = args[0]
         if target.__class__ is AList:
             f = args[1]
-            if not isinstance(f, _FUNC):
+            if not isinstance(f, FUNCTION_TYPES):
                 raise _fail(f"updateObj on a list needs a function, got a {_kind(f)}")
             g = unary(f, env, len(target), "updateObj")
             if len(args) == 2:
@@ -353,7 +345,7 @@ def install_builtins(rt: "Runtime") -> None:
             _function("updateObj", pred)
             test = unary(pred, env, len(target), "updateObj")
             out = [g(x) if truthy(test(x)) else x for x in target]
-            return _appended(out)
+            return appended(out)
         if target.__class__ is Obj:
             second = args[1]
             if len(args) >= 3:
@@ -365,7 +357,7 @@ def install_builtins(rt: "Runtime") -> None:
                 copy = target.copy()
                 copy.fields[second] = args[2]
                 return copy
-            if isinstance(second, _FUNC):
+            if isinstance(second, FUNCTION_TYPES):
                 return call1(second, target, env)
             raise _fail(f"updateObj obj needs a function or \"field\" value, got a "
                         f"{_kind(second)}")
@@ -383,7 +375,7 @@ def install_builtins(rt: "Runtime") -> None:
             x = rt.draw(n) if n > 0 else 0
             y = rt.draw(n) if n > 0 else 0
             out.append(Pos(x, y))
-        return _appended(out)
+        return appended(out)
 
     def b_all_positions(env, args):
         _need("allPositions", args, 1, "n")
@@ -444,7 +436,7 @@ def install_builtins(rt: "Runtime") -> None:
         for name in rt.global_order.order:
             if name in d:
                 collect(d[name])
-        return _appended(out)
+        return appended(out)
 
     def b_rotate(env, args):
         _need("rotate", args, 1, "object")

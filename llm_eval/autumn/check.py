@@ -8,6 +8,7 @@ from ..errors import AutumnCheckWarning, AutumnError
 from ..quoting import quote
 from . import syntax as S
 from .builtins import NATIVE_ORDER
+from .interpreter import STDLIB, Interpreter, guard
 from .lint import lint
 from .reader import read
 
@@ -21,8 +22,6 @@ def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[
     nowhere, text the reference runs but not as it reads (``lint``: ``AutumnCheckError``, and
     ``AutumnCheckWarning`` for colours outside the palette), then a trial load and one tick.
     An empty list, or one of warnings only, means the program loads and runs a tick."""
-    from .interpreter import Interpreter, guard
-
     problems: list[AutumnError] = []
     try:
         with guard(path):   # as when running: nesting too deep for Python is a limit error
@@ -52,7 +51,6 @@ def check_program(text: str, *, path: str | None = None, seed: int = 1) -> list[
 
 @functools.lru_cache(maxsize=1)
 def _stdlib() -> tuple:
-    from .interpreter import STDLIB
     return tuple(S.parse_statements(STDLIB, "<stdlib>"))
 
 

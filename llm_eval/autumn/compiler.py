@@ -8,50 +8,39 @@ closures, which is what makes ticks cheap.
 
 from __future__ import annotations
 
+import operator
 from typing import TYPE_CHECKING, Callable
 
 from ..errors import AutumnError, AutumnLimitError, AutumnRuntimeError
 from . import syntax as S
 from .fuse import fuse
 from .values import (
+    FUNCTION_TYPES,
+    INT_MAX,
+    INT_MIN,
     AList,
-    BoundRender,
     Builtin,
-    CellThunk,
     CellV,
     Obj,
     Pos,
     RElem,
     Scope,
+    field_value,
     infer_tag,
+    int_divide,
+    runtime_error,
+    type_str,
+    wrap32,
 )
 from .values import Lambda as LambdaV
 
 if TYPE_CHECKING:
     from .runtime import Runtime
 
-__all__ = ["Compiler", "wrap32", "field_value", "TYPE_NAMES", "reads_only", "int_divide"]
+__all__ = ["Compiler", "TYPE_NAMES", "reads_only"]
 
 Closure = Callable[[Scope], object]
-INT_MIN = -2147483648
-INT_MAX = 2147483647
 TYPE_NAMES = frozenset(("Position", "Cell", "RenderedElem", "Bool", "String", "Number", "Int"))
-_FUNC = (LambdaV, Builtin, BoundRender, CellThunk)
-
-
-def wrap32(v: int) -> int:
-    return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
-
-
-def _err(message: str, node: S.Node | None) -> AutumnRuntimeError:
-    if node is None:
-        return AutumnRuntimeError(message)
-    return AutumnRuntimeError(message, line=node.line, column=node.column)
-
-
-def _kind(v) -> str:
-    from .values import type_str
-    return type_str(v)
 
 
 class Compiler:
@@ -95,7 +84,7 @@ class Compiler:
         """The node as its own closure (its children may still be fused)."""
         method = getattr(self, "c_" + type(node).__name__, None)
         if method is None:
-            raise _err(f"'{type(node).__name__}' cannot be evaluated here", node)
+            raise runtime_error(f"'{type(node).__name__}' cannot be evaluated here", node)
         return method(node)
 
     # -- literals and names ------------------------------------------------------------------
@@ -214,7 +203,7 @@ class Compiler:
 
             def value(env):
                 v = f(env)
-                if isinstance(v, _FUNC):
+                if isinstance(v, FUNCTION_TYPES):
                     try:
                         v = call(v, [], env)
                     except AutumnError as e:
@@ -240,7 +229,7 @@ class Compiler:
 
         def numbers(a, b):
             bad = a if a.__class__ is not int else b
-            raise _err(f"'{node.spelling}' needs two Numbers, got a {_kind(bad)}", node)
+            raise runtime_error(f"'{node.spelling}' needs two Numbers, got a {type_str(bad)}", node)
 
         if op in ("/", "%"):
             left, right = self.compile(node.left), self.compile(node.right)
@@ -321,20 +310,20 @@ class Compiler:
             def not_(env):
                 v = operand(env)
                 if v.__class__ is not bool:
-                    raise _err(f"'!' needs a Bool, got a {_kind(v)}", node)
+                    raise runtime_error(f"'!' needs a Bool, got a {type_str(v)}", node)
                 return not v
             return not_
 
         def sign(env):
             v = operand(env)
             if v.__class__ is not int:
-                raise _err(f"unary '{op}' needs a Number, got a {_kind(v)}", node)
+                raise runtime_error(f"unary '{op}' needs a Number, got a {type_str(v)}", node)
             return wrap32(-v) if op == "-" else v
         return sign
 
     # -- definitions ---------------------------------------------------------------------------
     def c_InitNext(self, node: S.InitNext) -> Closure:
-        raise _err("(initnext INIT NEXT) is only meaningful as (= NAME (initnext ...)) at the "
+        raise runtime_error("(initnext INIT NEXT) is only meaningful as (= NAME (initnext ...)) at the "
                    "top level", node)
 
     def c_Assign(self, node: S.Assign) -> Closure:
@@ -370,14 +359,14 @@ class Compiler:
             v = value(env)
             if o.__class__ is Obj:
                 if field not in o.fields:
-                    raise _err(f"object {o.cls.name} has no field '{field}'", node)
+                    raise runtime_error(f"object {o.cls.name} has no field '{field}'", node)
                 o.fields[field] = v
             elif o.__class__ is Pos and field in ("x", "y"):
                 setattr(o, field, v)
             elif o.__class__ is RElem and field in ("position", "color"):
                 setattr(o, field, v)
             else:
-                raise _err(f"cannot set field '{field}' of a {_kind(o)}", node)
+                raise runtime_error(f"cannot set field '{field}' of a {type_str(o)}", node)
             return v
         return set_field
 
@@ -601,49 +590,6 @@ class Compiler:
                          S.Num(fy) if fy is not None else ny, nc,
                          fx, fy, fc, cx, cy, cc, snap, reads)
         return cell
-
-
-import operator
-
-
-def int_divide(a: int, b: int, node: S.Bin, is_div: bool) -> int:
-    """``/`` (truncating) or ``%`` (C remainder) of two Numbers, with the reference's errors."""
-    if b == 0:
-        raise _err(f"division by zero in ({node.spelling} {a} 0)", node)
-    if a == INT_MIN and b == -1:
-        raise _err(f"({node.spelling} -2147483648 -1) overflows 32 bits", node)
-    q = abs(a) // abs(b)
-    if (a < 0) != (b < 0):
-        q = -q
-    return q if is_div else a - b * q
-
-
-def field_value(o, field: str, node: S.Node | None = None):
-    """``(.. o field)`` on any value, with the errors the reference raises (4.10)."""
-    c = o.__class__
-    if c is Obj:
-        fields = o.fields
-        if field in fields:
-            return fields[field]
-        if field == "render":
-            return BoundRender(o)
-        raise _err(f"object {o.cls.name} has no field '{field}'", node)
-    if c is Pos:
-        if field == "x":
-            return o.x
-        if field == "y":
-            return o.y
-    elif c is RElem:
-        if field == "position":
-            return o.position
-        if field == "color":
-            return o.color
-    elif c is CellV:
-        if field in ("x", "y", "color"):
-            return CellThunk(o, field)
-    else:
-        raise _err(f"field access '{field}' on a {_kind(o)}, which has no fields", node)
-    raise _err(f"a {_kind(o).split(' {')[0]} has no field '{field}'", node)
 
 
 _INT_OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "<": operator.lt,

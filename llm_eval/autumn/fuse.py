@@ -30,7 +30,23 @@ from ..errors import AutumnError
 from . import syntax as S
 from .fuse_calls import CallEmitter, Inlined, Let, call0
 from .fuse_shape import FUSIBLE, ROOTS, inlinable, is_bool_valued, let_assign, size
-from .values import AList, Builtin, Obj, Pos, Scope, infer_tag
+from .values import (
+    FUNCTION_TYPES,
+    INT_MAX,
+    INT_MIN,
+    AList,
+    Builtin,
+    Obj,
+    Pos,
+    Scope,
+    appended,
+    field_value,
+    infer_tag,
+    int_divide,
+    runtime_error,
+    type_str,
+    wrap32,
+)
 from .values import Lambda as LambdaV
 
 if TYPE_CHECKING:
@@ -41,8 +57,6 @@ __all__ = ["fuse", "FUSIBLE"]
 _ARITH = {"+": "+", "-": "-", "*": "*"}
 _CMP = {"<": "<", "<=": "<=", ">": ">", ">=": ">="}
 _CODE_CACHE: dict[str, types.CodeType] = {}
-INT_MIN = -2147483648
-INT_MAX = 2147483647
 
 def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
     """One generated function for ``node``'s fusible tree, or None if fusing gains nothing."""
@@ -312,9 +326,9 @@ class _Generator(CallEmitter):
         spelling = node.spelling
 
         def numbers(x, y, _node=node, _spelling=spelling):
-            from .compiler import _err, _kind
             bad = x if x.__class__ is not int else y
-            raise _err(f"'{_spelling}' needs two Numbers, got a {_kind(bad)}", _node)
+            raise runtime_error(f"'{_spelling}' needs two Numbers, got a {type_str(bad)}",
+                                _node)
         err = self.raiser(numbers)
         const_right = type(node.right) is S.Num
         if not const_right:
@@ -398,10 +412,9 @@ class _Generator(CallEmitter):
         op = node.op
 
         def bad(x, _node=node, _op=op):
-            from .compiler import _err, _kind
             if _op == "!":
-                raise _err(f"'!' needs a Bool, got a {_kind(x)}", _node)
-            raise _err(f"unary '{_op}' needs a Number, got a {_kind(x)}", _node)
+                raise runtime_error(f"'!' needs a Bool, got a {type_str(x)}", _node)
+            raise runtime_error(f"unary '{_op}' needs a Number, got a {type_str(x)}", _node)
         err = self.raiser(bad)
         if op == "!":
             self.line(f"if {v}.__class__ is not bool: {err}({v})")
@@ -443,12 +456,12 @@ def _base_globals(rt) -> dict:
         "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref,
         "rt": rt, "int": int, "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList,
         "LambdaV": LambdaV, "Builtin": Builtin, "Scope": Scope, "AutumnError": AutumnError,
-        "EQ": rt.eq, "CALL": rt.call, "wrap32": _wrap32, "FV": _field_value(),
+        "EQ": rt.eq, "CALL": rt.call, "wrap32": wrap32, "FV": field_value,
         "PREV": rt.prev_builtin, "PREV_BY_NAME": rt.prev_by_name,
-        "OVER_BUDGET": rt.over_budget, "FUNCS": _func_types(),
+        "OVER_BUDGET": rt.over_budget, "FUNCS": FUNCTION_TYPES,
         "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
         "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
-        "COUNT_WORK": rt.count_work, "APPENDED": _appended(), "INFER_TAG": infer_tag,
+        "COUNT_WORK": rt.count_work, "APPENDED": appended, "INFER_TAG": infer_tag,
     }
 
 
@@ -457,27 +470,7 @@ _EMITTERS = {S.Var: _Generator.var, S.Bin: _Generator.bin, S.Logic: _Generator.l
              S.Call: _Generator.call, S.Let: _Generator.let}
 
 
-def _wrap32(v: int) -> int:
-    return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
-
-
-def _field_value():
-    from .compiler import field_value
-    return field_value
-
-
-def _appended():
-    from .builtins import _appended as appended
-    return appended
-
-
-def _func_types():
-    from .compiler import _FUNC
-    return _FUNC
-
-
 def _divmod(node: S.Bin):
-    from .compiler import int_divide
     is_div = node.op == "/"
 
     def divmod_(a, b):

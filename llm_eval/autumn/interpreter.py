@@ -30,11 +30,8 @@ from .printing import print_value
 from .runtime import DEFAULT_WORK_BUDGET, Handler, Limits, Runtime
 from .values import (
     CELL_T,
+    FUNCTION_TYPES,
     POSITION_T,
-    BoundRender,
-    Builtin,
-    CellThunk,
-    Lambda,
     ObjClass,
     TypeRef,
     list_tag,
@@ -44,7 +41,6 @@ from .values import (
 __all__ = ["Interpreter", "STDLIB", "Coverage"]
 
 STDLIB: str = resources.files(__package__).joinpath("stdlib.sexp").read_text(encoding="utf-8")
-_FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _RECURSION_LIMIT = 20000
 _MAX_EXPRESSIONS = 256       # compiled host expressions kept per interpreter (evaluate)
 # Autumn recursion nests Python frames; a deep-but-finite program must not hit Python's
@@ -360,7 +356,7 @@ class Interpreter:
             try:
                 c = h.cond(G)
                 if c.__class__ is not bool:
-                    if isinstance(c, _FUNC):
+                    if isinstance(c, FUNCTION_TYPES):
                         c = rt.call(c, [], G)
                         if c.__class__ is not bool:
                             raise AutumnRuntimeError("an on-clause condition called as a "

@@ -15,9 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
-from .compiler import field_value, wrap32
 from .runtime import MAX_GRID_SIZE
-from .values import AList, Builtin, Obj, Pos, Scope, list_tag, type_str
+from .values import AList, Builtin, Obj, Pos, Scope, field_value, list_tag, type_str, wrap32
 
 if TYPE_CHECKING:
     from .runtime import Runtime

@@ -14,6 +14,7 @@ from .compiler import Compiler
 from .hashorder import HashOrder
 from .values import (
     CELL_T,
+    FUNCTION_TYPES,
     IDENTITY_TYPES,
     POSITION_T,
     RELEM_T,
@@ -37,7 +38,6 @@ from .values import (
 
 __all__ = ["Runtime", "Limits", "DEFAULT_WORK_BUDGET", "MAX_GRID_SIZE"]
 
-_FUNC = (Lambda, Builtin, BoundRender, CellThunk)
 _MISSING = object()
 
 
@@ -208,7 +208,7 @@ class Runtime:
         if oc is nc:
             if oc is not Obj or old.cls.type_str == new.cls.type_str:
                 return
-        elif oc in _FUNC and nc in _FUNC:
+        elif oc in FUNCTION_TYPES and nc in FUNCTION_TYPES:
             return
         raise AutumnRuntimeError(f"Cannot assign value of type '{_short(new)}' to variable of "
                                  f"type '{_short(old)}' for variable '{name}'.")

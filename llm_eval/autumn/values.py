@@ -2,17 +2,25 @@
 strings are Python strs (without the quotes the reference keeps). Everything else is a slots
 class here. Instances and lists carry an *identity* (5.7), a number that assignments move
 around; identities are only ever compared.
+
+The primitives every evaluator shares live here too: 32-bit wrapping and division, field
+reads with the reference's errors, the tag of an appended list. The compiler's closures, the
+fused code and the builtins all bind them from this module, which imports nothing else of the
+interpreter.
 """
 
 from __future__ import annotations
 
 import itertools
 
+from ..errors import AutumnRuntimeError
+
 __all__ = [
     "new_id", "Scope", "AList", "Pos", "RElem", "CellV", "Obj", "ObjClass", "Lambda",
     "Builtin", "BoundRender", "CellThunk", "TypeRef", "FUNCTION_TYPES", "IDENTITY_TYPES",
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
+    "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
 ]
 
 new_id = itertools.count(1).__next__
@@ -232,3 +240,69 @@ def infer_tag(items) -> str:
         if _type_object(v) is not first:
             return UNKNOWN
     return list_tag(type_str(items[0]))
+
+
+# -- primitives shared by the compiler, the fused code and the builtins -----------------------
+INT_MIN = -2147483648
+INT_MAX = 2147483647
+
+
+def wrap32(v: int) -> int:
+    """``v`` wrapped to a signed 32-bit Number, as the reference's ints overflow."""
+    return ((v + 2147483648) & 0xFFFFFFFF) - 2147483648
+
+
+def runtime_error(message: str, node=None) -> AutumnRuntimeError:
+    """A run-time error at ``node``'s line and column (any syntax node; None: no position)."""
+    if node is None:
+        return AutumnRuntimeError(message)
+    return AutumnRuntimeError(message, line=node.line, column=node.column)
+
+
+def int_divide(a: int, b: int, node, is_div: bool) -> int:
+    """``/`` (truncating) or ``%`` (C remainder) of two Numbers, with the reference's errors
+    (``node``: the operator's syntax node)."""
+    if b == 0:
+        raise runtime_error(f"division by zero in ({node.spelling} {a} 0)", node)
+    if a == INT_MIN and b == -1:
+        raise runtime_error(f"({node.spelling} -2147483648 -1) overflows 32 bits", node)
+    q = abs(a) // abs(b)
+    if (a < 0) != (b < 0):
+        q = -q
+    return q if is_div else a - b * q
+
+
+def field_value(o, field: str, node=None):
+    """``(.. o field)`` on any value, with the errors the reference raises (4.10)."""
+    c = o.__class__
+    if c is Obj:
+        fields = o.fields
+        if field in fields:
+            return fields[field]
+        if field == "render":
+            return BoundRender(o)
+        raise runtime_error(f"object {o.cls.name} has no field '{field}'", node)
+    if c is Pos:
+        if field == "x":
+            return o.x
+        if field == "y":
+            return o.y
+    elif c is RElem:
+        if field == "position":
+            return o.position
+        if field == "color":
+            return o.color
+    elif c is CellV:
+        if field in ("x", "y", "color"):
+            return CellThunk(o, field)
+    else:
+        raise runtime_error(f"field access '{field}' on a {type_str(o)}, which has no fields",
+                            node)
+    raise runtime_error(f"a {type_str(o).split(' {')[0]} has no field '{field}'", node)
+
+
+def appended(items: list) -> AList:
+    """A list built by appending: its tag is that of the last element appended (5.4)."""
+    if not items:
+        return AList()
+    return AList(items, list_tag(type_str(items[-1])))

@@ -129,9 +129,9 @@ def _harness_settings(args: argparse.Namespace, is_model: bool):
     """The published harness's settings from ``--harness-texts``, ``--no-stack-frames``,
     ``--skip-frames`` and (a model's) ``--rendering png``: autumnbench only (a usage error
     otherwise), None when none is given under worldtest."""
-    from ..cli import UsageError
     from ..worldtest.autumnbench.settings import HarnessSettings, render_mode_of
     from ..worldtest.autumnbench.texts import load_harness_texts
+    from .options import UsageError
 
     given = [flag for flag, on in (("--harness-texts", args.harness_texts is not None),
                                    ("--no-stack-frames", not args.stack_frames),
@@ -153,8 +153,8 @@ def _harness_settings(args: argparse.Namespace, is_model: bool):
 def known_world(name: str) -> None:
     """Refuse an unknown world as a usage error (exit 2, as ``run`` does), with the registry's
     "did you mean"."""
-    from ..cli import UsageError
     from ..worlds import UnknownWorldError, world_spec
+    from .options import UsageError
 
     try:
         world_spec(name)

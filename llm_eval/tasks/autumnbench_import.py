@@ -462,7 +462,7 @@ def _not_initial(world, task):
 
 
 def _reachable(world, task):
-    from ..agents.oracle_harness import change_path
+    from ..agents.oracle import change_path
 
     path = change_path(world, task.hidden.condition, task.hidden.witness, harness=True)
     if path is None:

@@ -1,0 +1,52 @@
+"""The oracle agent: knows the true program (docs/spec/worldtest.md 6); the upper reference and
+the task checker.
+
+``OracleAgent(task)`` is given the whole task, hidden half included, and the world's program.
+At every reset it asks the episode's protocol profile which moves to play: the worldtest
+protocol's (``worldtest.WorldTestMoves``) or, for a protocol that shows the published harness's
+text, the harness's (``autumnbench.HarnessMoves``); both are built on the same solver
+(``solver``). Everything is simulated on the oracle's own worlds, never on the phase's.
+"""
+
+from __future__ import annotations
+
+from ...tasks.models import CDTask, MFPTask, PlanningTask
+from ...worldtest.observation import EpisodeStart, Observation
+from ...worldtest.programs import ProgramsRoot
+from ...worldtest.protocols import protocol as protocol_profile
+from ..search import SearchLimits, SearchResult
+from .autumnbench import HarnessMoves
+from .worldtest import WorldTestMoves
+
+__all__ = ["OracleAgent"]
+
+
+class OracleAgent:
+    """Plays every phase with knowledge of the true program; see the module docstring.
+    ``notes`` says what went unexpectedly in the episode, ``search`` is its planning search."""
+
+    name = "oracle"
+
+    def __init__(self, task: MFPTask | CDTask | PlanningTask, *,
+                 programs_root: ProgramsRoot | None = None,
+                 limits: SearchLimits = SearchLimits()) -> None:
+        self.task = task
+        self.programs_root = programs_root
+        self.limits = limits
+        self._moves: WorldTestMoves | HarnessMoves = WorldTestMoves(task, programs_root, limits)
+
+    @property
+    def notes(self) -> list[str]:
+        return self._moves.notes
+
+    @property
+    def search(self) -> SearchResult | None:
+        return self._moves.search
+
+    def reset(self, start: EpisodeStart) -> None:
+        moves = HarnessMoves if protocol_profile(start.protocol).shows_harness_text \
+            else WorldTestMoves
+        self._moves = moves(self.task, self.programs_root, self.limits)
+
+    def act(self, observation: Observation) -> str:
+        return self._moves.act(observation)

@@ -1,0 +1,81 @@
+"""How the oracle plays the ``autumnbench`` protocol's phases (docs/spec/autumnbench-harness.md).
+
+- interaction: ``go-to-test`` at once (``quit`` would do the same [I4]);
+- MFP: ``step`` through the recording to its end, then ``choose_option_K`` with K the option
+  equal to the final frame's hidden patch, found by simulating the recorded actions from the
+  task's seed, one tick each (``solver.mfp_answer``) [M4-M7];
+- CD: the shortest action sequence after which the task's condition, read as the harness reads
+  it, holds (``solver.change_path``), then ``I found the change!`` on the very next step, which
+  is when the harness first sees the condition (T), and ``Submit choice`` on the step after, so
+  that ``time - 1 = T`` [X6-X8];
+- planning: the planner's plan (``solver.plan``), one tick per action, then ``quit``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from ...tasks.models import CDTask, MFPTask, PlanningTask
+from ...worldtest.observation import Observation
+from ...worldtest.programs import ProgramsRoot, modified_world
+from ..search import SearchLimits, SearchResult
+from .solver import change_path, mfp_answer, plan
+
+__all__ = ["HarnessMoves"]
+
+
+class HarnessMoves:
+    """The oracle's moves in one episode under the autumnbench protocol (module docstring):
+    what it noted, and its planning search."""
+
+    def __init__(self, task: MFPTask | CDTask | PlanningTask,
+                 programs_root: ProgramsRoot | None, limits: SearchLimits) -> None:
+        self.task = task
+        self.programs_root = programs_root
+        self.limits = limits
+        self.notes: list[str] = []
+        self.search: SearchResult | None = None
+        self._queue: deque[str] | None = None
+
+    def act(self, observation: Observation) -> str:
+        match observation.phase:
+            case "interaction":
+                return "go-to-test"
+            case "mfp":
+                choices = [a for a in observation.offered if a.startswith("choose_option_")]
+                if not choices:
+                    return "step"
+                answer, misses = mfp_answer(self.task)
+                if misses:
+                    self.notes.append(f"no option equals the simulated patch; option "
+                                      f"{answer} differs in {misses} cell(s)")
+                return f"choose_option_{answer}"
+            case "cd":
+                if self._queue is None:
+                    self._queue = deque(self._cd_plan())
+                return self._queue.popleft() if self._queue else "quit"
+            case "planning":
+                if self._queue is None:
+                    self._queue = deque(self._planning_plan(observation))
+                return self._queue.popleft() if self._queue else "quit"
+        raise ValueError(f"unknown phase {observation.phase!r}")
+
+    def _cd_plan(self) -> list[str]:
+        task = self.task
+        world = modified_world(task, self.programs_root)
+        path = change_path(world, task.hidden.condition, task.hidden.witness, harness=True)
+        if path is None:
+            self.notes.append("no action sequence makes the condition hold; quitting")
+            return []
+        while len(path) < 2:      # "I found the change!" is accepted from the 3rd step [X5]
+            path.append("noop")
+        return [*path, "I found the change!", "Submit choice"]
+
+    def _planning_plan(self, observation: Observation) -> list[str]:
+        view = observation.planning
+        horizon = max(1, observation.budget_left)
+        self.search = plan(self.task, view.goal.grid, view.mask, horizon, self.limits)
+        if self.search.plan is None:
+            self.notes.append("no plan found within the limits; quitting")
+            return []
+        return list(self.search.plan)
