@@ -24,8 +24,8 @@ error, so that YAML's own handlers report it with its position.
 Exception
   LaunchError (agent_tools.sandbox_launch)
   ToolReplayMismatch (agent_tools.toolbox)
-  UsageError (cli)
   _Usage (cli.mcp)
+  UsageError (cli.options)
   LlmEvalError (errors)
     UnknownProviderError (adapters.registry)
     ProviderError (adapters.types)
