@@ -14,7 +14,8 @@ call is a ``context_exhausted`` event of the transcript (a replay refuses it the
 
 Hooks for the scheduler and replay: ``stop()`` is asked before every observation reaches the
 agent (so before every model call); a reason it returns ends the episode there, unscored, as
-``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C). ``on_call``
+``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C), its cause
+in ``JobOutcome.stopped_by`` when the reason is a ``spend.StopReason``. ``on_call``
 sees every model call's record as it is written (live spend, progress). ``adapter`` replaces
 the model's adapter (replay answers the model's requests from a recording), ``tools`` the
 agent tools' runs (replay answers them from the recording's ``tool_call`` events). ``player`` is an
@@ -43,17 +44,25 @@ from .. import __version__
 from ..sdk_versions import sdk_versions
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import Job, Sweep, plays_without_model
+from .spend import OnCall, StopCause, StopReason
 
-__all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task",
-           "adapter_options", "cache_record", "play_and_record"]
+__all__ = ["JobOutcome", "JobInterrupted", "Stop", "execute_job", "build_agent", "usage_of",
+           "job_task", "adapter_options", "cache_record", "play_and_record"]
 
 
 class JobInterrupted(Exception):
-    """Raised inside an episode when the scheduler's ``stop()`` gives a reason."""
+    """Raised inside an episode when the scheduler's ``stop()`` gives a reason: a
+    ``StopReason`` (its cause kept as ``cause``) or plain words (``cause`` None)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | StopReason) -> None:
+        text = reason.text if isinstance(reason, StopReason) else reason
+        super().__init__(text)
+        self.reason = text
+        self.cause: StopCause | None = reason.cause if isinstance(reason, StopReason) else None
+
+
+# asked before every observation: a reason stops the episode (plain words: a cause not said)
+Stop = Callable[[], StopReason | str | None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +74,7 @@ class JobOutcome:
     cost_usd: float | None = None
     error: str | None = None
     ended: str | None = None        # "context": scored, but cut short by the model's context
+    stopped_by: StopCause | None = None   # interrupted: who stopped it (None: not said)
 
 
 def job_task(job: Job):
@@ -209,8 +219,8 @@ def _suite_of(job: Job) -> dict[str, str] | None:
 
 
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
-                run_id: str | None = None, stop: Callable[[], str | None] | None = None,
-                on_call: Callable[[dict[str, Any]], None] | None = None,
+                run_id: str | None = None, stop: Stop | None = None,
+                on_call: OnCall | None = None,
                 adapter=None, player=None, tools=None) -> JobOutcome:
     """Play ``job`` and write its transcript (module docstring)."""
     from ..calls import FatalProviderError, InfrastructureError
@@ -260,7 +270,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 ticks_per_action=job.settings.get("ticks_per_action"), harness=harness)
         except JobInterrupted as exc:
             recorder.end("interrupted", exc.reason)
-            return _outcome(agent, "interrupted", error=exc.reason)
+            return _outcome(agent, "interrupted", error=exc.reason, stopped_by=exc.cause)
         except InfrastructureError as exc:
             recorder.infrastructure_error(exc)
             recorder.end("infra_error", str(exc))

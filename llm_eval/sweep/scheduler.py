@@ -67,8 +67,8 @@ from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, executor_fields, job_id, provider_of
+from .spend import STOPPED_BY_USER, Meter, SpendMeter, StopReason, spend_cap_reached
 from .workers import (
-    STOPPED_BY_USER,
     WORKER_HINT,
     EpisodeProcesses,
     can_start_workers,
@@ -288,17 +288,19 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
         report.held = [r.id for r in store.jobs(run_id, FATAL)]
         queued = longest_first(store.jobs(run_id, "queued"))
-        meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
+        meter: Meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
         limits: dict[str, asyncio.Semaphore] = {}
         progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total(),
                        fatal=len(report.held))
 
-        def stop_reason(paid: bool = True) -> str | None:
+        def stop_reason(paid: bool = True) -> StopReason | None:
             if stop.is_set():
                 return STOPPED_BY_USER
-            if paid and meter.reached():   # the local agents and replays spend nothing
+            cap = spec.spend_cap_usd
+            # the local agents and replays spend nothing; a meter is reached only under a cap
+            if paid and cap is not None and meter.reached():
                 report.stopped_by_spend_cap = True
-                return spend_cap_reason(spec.spend_cap_usd)
+                return spend_cap_reached(cap)
             return None
 
         def in_process(job: Job) -> bool:
@@ -339,8 +341,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)
-                if outcome.status == "interrupted" and spec.spend_cap_usd is not None and \
-                        outcome.error == spend_cap_reason(spec.spend_cap_usd):
+                if outcome.status == "interrupted" and outcome.stopped_by == "spend_cap":
                     report.stopped_by_spend_cap = True   # said by a Ray worker's control
                 if outcome.status == "done":
                     store.finish(run_id, job.id, score=outcome.score,
@@ -387,7 +388,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                     reason = stop_reason(paid)
                     if reason:   # stopped meanwhile: back in the queue, as if interrupted
                         return JobOutcome("interrupted", cost_usd=outcome.cost_usd,
-                                          error=reason)
+                                          error=reason.text, stopped_by=reason.cause)
                     meter.settle(job.id, outcome.cost_usd)
                     store.stopped(run_id, job.id, outcome.error or "",
                                   cost_usd=outcome.cost_usd)
@@ -431,43 +432,6 @@ def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> 
         return processes
     size = min(default_processes(), spec.limit_for("local"), local)
     return size if size > 1 else 0
-
-
-def spend_cap_reason(cap: float) -> str:
-    """Why no paid job starts and running episodes stop: the spend cap was reached."""
-    return f"the spend cap (${cap:g}) was reached"
-
-
-class SpendMeter:
-    """What the run has spent: the store's total when it started, plus every model call's
-    cost as it is recorded (worker threads report calls; the scheduler settles a job's
-    cost when it ends). ``reached()`` once the total is at the cap."""
-
-    def __init__(self, spent: float, cap: float | None) -> None:
-        self.cap = cap
-        self._settled = spent
-        self._live: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def job(self, job: str) -> Callable[[dict], None]:
-        """The ``on_call`` listener of one running job."""
-        def on_call(record: dict) -> None:
-            usd = (record.get("cost") or {}).get("usd") or 0.0
-            with self._lock:
-                self._live[job] = self._live.get(job, 0.0) + usd
-        return on_call
-
-    def settle(self, job: str, cost: float | None) -> None:
-        with self._lock:
-            live = self._live.pop(job, 0.0)
-            self._settled += cost if cost is not None else live
-
-    def total(self) -> float:
-        with self._lock:
-            return self._settled + sum(self._live.values())
-
-    def reached(self) -> bool:
-        return self.cap is not None and self.total() >= self.cap
 
 
 class _sigint_stops:

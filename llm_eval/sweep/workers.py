@@ -31,11 +31,11 @@ from pathlib import Path
 from ..parallel import can_start_workers, default_processes, map_in_order, worker_context
 from .job import JobOutcome, execute_job
 from .spec import Job, Sweep
+from .spend import STOPPED_BY_USER, StopReason
 
 __all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "longest_first",
            "map_in_order", "worker_context", "STOPPED_BY_USER", "WORKER_HINT"]
 
-STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
 WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
                "'__main__': (worker processes import it), or pass processes=0")
 _stop_event = None   # in a worker: the scheduler's stop, mirrored
@@ -87,7 +87,7 @@ def _start_worker(stop_event, scheduler_pid: int) -> None:
     _stop_event = stop_event
 
 
-def _stop() -> str | None:
+def _stop() -> StopReason | None:
     return STOPPED_BY_USER if _stop_event is not None and _stop_event.is_set() else None
 
 
