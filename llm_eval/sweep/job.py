@@ -41,6 +41,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from .. import __version__
+from ..runstore import EndStatus, Failure
 from ..sdk_versions import sdk_versions
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import Job, Sweep, plays_without_model
@@ -67,7 +68,7 @@ Stop = Callable[[], StopReason | str | None]
 
 @dataclass(frozen=True, slots=True)
 class JobOutcome:
-    status: str                     # done, failed, infra_error, fatal, interrupted
+    status: EndStatus
     score: float | None = None
     raw_reward: float | None = None
     usage: dict[str, Any] | None = None
@@ -277,7 +278,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
             return _outcome(agent, "infra_error", error=str(exc))
         except FatalProviderError as exc:
             recorder.infrastructure_error(exc)
-            status = "fatal" if exc.account else "failed"
+            status: Failure = "fatal" if exc.account else "failed"
             error = f"provider refused ({exc.reason}): {exc}"
             if exc.account:
                 error += ("; not retried by --resume: fix it, then llm-eval run --resume "
@@ -314,7 +315,7 @@ def job_harness(job: Job, agent):
     return harness
 
 
-def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
+def _outcome(agent, status: EndStatus, **fields: Any) -> JobOutcome:
     from llm_eval.adapters.classify import scrub
 
     calls = getattr(agent, "calls", None)

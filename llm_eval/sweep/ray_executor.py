@@ -26,7 +26,7 @@ driver's stop event (Ctrl-C) is mirrored into the actor; the driver's spend mete
 
 A job whose worker dies (``WorkerCrashedError``; its host actor: ``RayActorError``, and Ray
 restarts the host; its node: ``NodeDiedError``, the raylet, the result lost) comes back as
-``WORKER_LOST``: the scheduler puts it back in the queue and runs it again as a new
+a ``LostExecution``: the scheduler puts it back in the queue and runs it again as a new
 execution, its partial transcript kept under ``transcripts/attempts/`` as after a local
 SIGKILL (an episode that had ended is recorded from its transcript instead); a job lost
 ``MAX_LOST_EXECUTIONS`` times in a row is ``infra_error`` (rerun by ``--resume``). Ray's own
@@ -67,10 +67,9 @@ if TYPE_CHECKING:
     from ray.actor import ActorHandle
 
 __all__ = ["RayEpisodes", "RunControl", "EpisodeHost", "ClusterSpendMeter", "connect",
-           "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
+           "disconnect", "play_job", "LostExecution", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
            "STOP_POLL_S", "HOST_RESTART_WAIT_S", "MAX_UNSTARTED_RESENDS"]
 
-WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
 MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
 HOST_RESTART_WAIT_S = 120.0   # how long a job waits for its restarting episode host
 HOST_POLL_S = 0.1             # how often it asks whether the host is back
@@ -78,6 +77,15 @@ MAX_UNSTARTED_RESENDS = 10    # sends of one execution a restarting host may ref
 INSTALL_HINT = "pip install 'llm-eval[ray]'"
 STOP_POLL_S = 0.05            # how often a free job's episode looks for the user's stop
 REACH_TIMEOUT_S = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class LostExecution:
+    """An execution lost with its worker, its node or its result (only the driver sees one:
+    the job runs again): what it spent, and why it was lost."""
+
+    cost_usd: float | None
+    error: str
 
 
 # -- joining a cluster -----------------------------------------------------------------------
@@ -377,9 +385,10 @@ class RayEpisodes:
                 self._control.stop.remote(STOPPED_BY_USER)
                 return
 
-    async def run(self, job: Job, transcript: Path, run_id: str, paid: bool) -> JobOutcome:
-        """Play ``job`` on the cluster; ``WORKER_LOST`` (with what the lost execution
-        spent) when its worker or node died, ``failed`` when the task itself raised; a model
+    async def run(self, job: Job, transcript: Path, run_id: str,
+                  paid: bool) -> JobOutcome | LostExecution:
+        """Play ``job`` on the cluster; a ``LostExecution`` (with what it spent) when its
+        worker or node died, ``failed`` when the task itself raised; a model
         job its restarting host refused before it began is sent again (module docstring)."""
         args = (job, self._spec, str(transcript), run_id, self._control, self._token, paid,
                 self._execute)
@@ -397,8 +406,8 @@ class RayEpisodes:
         return outcome
 
     async def _outcome(self, job: Job, ref: ObjectRef[JobOutcome], *,
-                       on_host: bool) -> tuple[JobOutcome, bool]:
-        """The outcome of the execution ``ref`` (``WORKER_LOST`` when its worker was lost),
+                       on_host: bool) -> tuple[JobOutcome | LostExecution, bool]:
+        """The outcome of the execution ``ref`` (a ``LostExecution`` when its worker was lost),
         and whether it was lost because its host refused the call while restarting."""
         from ray.exceptions import ActorUnavailableError, RayTaskError, TaskCancelledError
 
@@ -410,9 +419,9 @@ class RayEpisodes:
         except _lost_errors() as exc:
             spent = await self._control.live.remote(job.id)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            return JobOutcome(WORKER_LOST, cost_usd=spent or None,
-                              error=f"its Ray worker was lost ({type(exc).__name__}: "
-                                    f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
+            return LostExecution(cost_usd=spent or None,
+                                 error=f"its Ray worker was lost ({type(exc).__name__}: "
+                                       f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
         except TaskCancelledError:
             return JobOutcome("interrupted", error="aborted")
         except RayTaskError as exc:   # execute_job does not raise; unpickling, imports might

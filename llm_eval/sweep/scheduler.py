@@ -359,7 +359,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
         queued_jobs = [jobs.get(r.id) or Job(r.id, r.settings) for r in queued]
         cluster = None
         if spec.executor == "ray":
-            from .ray_executor import MAX_LOST_EXECUTIONS, WORKER_LOST, RayEpisodes
+            from .ray_executor import MAX_LOST_EXECUTIONS, LostExecution, RayEpisodes
 
             cluster = RayEpisodes(spec, stop, spent=meter.total(), execute=execute,
                                   paid=any(provider_of(m) not in FREE_PROVIDERS
@@ -373,7 +373,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 lost = 0
                 while True:
                     outcome = await cluster.run(job, run_dir / relative, run_id, paid)
-                    if outcome.status != WORKER_LOST:
+                    if not isinstance(outcome, LostExecution):
                         return outcome
                     finished = _finished_outcome(run_dir / relative, job.id, spec.price_book())
                     if finished is not None:   # lost after its episode ended: not run again

@@ -14,6 +14,7 @@ from typing import Any
 
 from llm_eval.adapters.classify import scrub
 
+from ..runstore import EndStatus
 from .events import (
     ActionEvent,
     ContextExhaustedEvent,
@@ -96,5 +97,5 @@ class EpisodeRecorder:
         """The call the provider refused for its length (the LLM agent's ``refusal``)."""
         self.writer.write(ContextExhaustedEvent(**refusal))
 
-    def end(self, status: str, error: str | None = None) -> None:
+    def end(self, status: EndStatus, error: str | None = None) -> None:
         self.writer.write(End(status=status, error=scrub(error) if error else None))
