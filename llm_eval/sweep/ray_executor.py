@@ -423,11 +423,11 @@ class RayEpisodes:
                                  error=f"its Ray worker was lost ({type(exc).__name__}: "
                                        f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
         except TaskCancelledError:
-            return JobOutcome("interrupted", error="aborted")
+            return JobOutcome("interrupted", error="aborted"), False
         except RayTaskError as exc:   # execute_job does not raise; unpickling, imports might
             cause = exc.cause if isinstance(exc.cause, BaseException) else exc
             return JobOutcome("failed", error=f"on its Ray worker: {type(cause).__name__}: "
-                                              f"{cause}")
+                                              f"{cause}"), False
         finally:
             self._running.discard(ref)
             self._on_hosts.discard(ref)
