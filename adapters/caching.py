@@ -148,7 +148,8 @@ class PromptCache:
         return CacheBill(total, read - (read - self.min_tokens) % AUTOMATIC_STEP, 0)
 
     def _explicit(self, request: Request, found: list[Block], total: int) -> CacheBill:
-        marks: list[int] = []   # the system prompt's block (before the messages') and the moving marker's
+        # the system prompt's block (before the messages') and the moving marker's
+        marks: list[int] = []
         for i, b in enumerate(found):
             if isinstance(b.where[0], int):
                 break

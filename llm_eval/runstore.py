@@ -93,9 +93,10 @@ CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
 """
 
 # the legal moves of a job's status
-_MOVES: dict[JobStatus, set[JobStatus]] = {"queued": {"running"}, "running": {"done", "failed", "infra_error", FATAL, "queued"},
-          "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"},
-          FATAL: {"running", "queued"}}
+_MOVES: dict[JobStatus, set[JobStatus]] = {
+    "queued": {"running"}, "running": {"done", "failed", "infra_error", FATAL, "queued"},
+    "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"},
+    FATAL: {"running", "queued"}}
 
 
 class NewJob(Protocol):
@@ -343,11 +344,12 @@ class RunStore:
                    "started_at=?, finished_at=NULL, error=NULL, transcript=?, "
                    "executions=executions+1", (_now(), transcript))
 
-    def finish(self, run_id: str, job_id: str, *, score: float, raw_reward: float,
+    def finish(self, run_id: str, job_id: str, *, score: float | None, raw_reward: float | None,
                usage: dict[str, Any] | None = None, cost_usd: float | None = None,
                ended: str | None = None) -> None:
-        """Mark a job ``done`` with its score; ``ended`` "context" when its episode was cut
-        short by the model's context and scored as it stood."""
+        """Mark a job ``done`` with its score (None only from an outcome that lacks one: stored
+        as NULL); ``ended`` "context" when its episode was cut short by the model's context
+        and scored as it stood."""
         self._move(run_id, job_id, "done",
                    "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?, "
                    "spent_usd=spent_usd+?, ended=?",

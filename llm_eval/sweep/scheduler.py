@@ -57,7 +57,8 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
@@ -76,6 +77,9 @@ from .workers import (
     longest_first,
 )
 
+if TYPE_CHECKING:
+    from ..pricing import PriceBook
+
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
            "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]
 
@@ -84,7 +88,7 @@ ATTEMPTS_DIR = "attempts"
 FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold them back
 
 
-def _finished_outcome(path: Path, job: str, book=None) -> JobOutcome | None:
+def _finished_outcome(path: Path, job: str, book: PriceBook | None = None) -> JobOutcome | None:
     """The outcome recorded in a job's transcript if its episode finished (a score, then
     ``end`` done) but the process died before the store heard of it; else None. The
     transcript is read as a stream, keeping only the calls' usage and cost."""
@@ -93,8 +97,10 @@ def _finished_outcome(path: Path, job: str, book=None) -> JobOutcome | None:
 
     if not path.is_file():
         return None
-    first = last = score = None
-    calls: list[dict] = []
+    first: Any = None   # events, each of transcripts.events.Event
+    last: Any = None
+    score: Any = None
+    calls: list[dict[str, Any]] = []
     try:
         for event in TranscriptStream(path, expand=False):
             if first is None:
@@ -161,7 +167,7 @@ class RunReport:
         return out
 
 
-def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
+def run_sweep(spec: Sweep, run_dir: str | Path, **options: Any) -> RunReport:
     """Run (or finish) ``spec`` in ``run_dir`` (module docstring; ``options`` as for
     ``run_sweep_async``)."""
     return asyncio.run(run_sweep_async(spec, run_dir, **options))
@@ -169,7 +175,7 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
 
 def resume(run_dir: str | Path, *, spend_cap: float | None = None,
            prices: str | None = None, executor: str | None = None,
-           ray_address: str | None = None, **kwargs) -> list[RunReport]:
+           ray_address: str | None = None, **kwargs: Any) -> list[RunReport]:
     """Finish every run recorded in ``run_dir`` that has a job not done (its ``fatal`` jobs run
     again only with ``retry_fatal=True``, passed on to ``run_sweep``), oldest first, each
     with the spec it was last run with (a job done by one of them is adopted by the others),
@@ -328,7 +334,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 try:
                     if cluster is not None:
                         outcome = await on_cluster(job, relative, row.executions, paid)
-                    elif in_process(job):
+                    elif pool is not None and in_process(job):
                         outcome = await asyncio.wrap_future(
                             pool.submit(job, spec, run_dir / relative, run_id))
                     else:
@@ -420,7 +426,8 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
     return report
 
 
-def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> int:
+def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job],
+               execute: Callable[..., JobOutcome]) -> int:
     """How many worker processes the local jobs get: ``processes`` when given, else one
     per core up to the local limit and the number of jobs; 0 (threads) when that is one,
     when ``execute`` is not ``execute_job``, or when workers cannot start (``__main__`` is
@@ -442,18 +449,18 @@ class _sigint_stops:
     def __init__(self, stop: threading.Event, enabled: bool, report: RunReport) -> None:
         self.stop, self.report = stop, report
         self.enabled = enabled and threading.current_thread() is threading.main_thread()
-        self.previous = None
+        self.previous: Callable[[int, FrameType | None], Any] | int | None = None
 
     def __enter__(self) -> None:
         if self.enabled:
             self.previous = signal.signal(signal.SIGINT, self._first)
 
-    def _first(self, signum, frame) -> None:
+    def _first(self, signum: int, frame: FrameType | None) -> None:
         self.stop.set()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         print("\nstopping: running episodes end before their next model call "
               "(Ctrl-C again to abort at once)", file=sys.stderr, flush=True)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.enabled:
             signal.signal(signal.SIGINT, self.previous)
