@@ -35,6 +35,7 @@ from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, u
 from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with
 from .types import (
     ImagePart,
+    JsonObject,
     Request,
     Response,
     StopReason,
@@ -62,7 +63,8 @@ class AnthropicAdapter(Adapter):
             api_key=key, base_url=options.get("base_url"), max_retries=0,
             timeout=options.get("timeout", 600.0), http_client=http_client(anthropic, options)))
 
-    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+    def build(self, request: Request, *,
+              for_record: bool = False) -> tuple[JsonObject, JsonObject, JsonObject]:
         cfg = request.config
         system: list[str] = []
         messages: list[dict[str, Any]] = []
@@ -101,10 +103,11 @@ class AnthropicAdapter(Adapter):
         sent: dict[str, Any] = {}
         dropped: dict[str, str] = {}
         max_tokens = cfg.max_output_tokens or DEFAULT_MAX_TOKENS
-        thinking = cfg.thinking_budget is not None and cfg.thinking_budget > 0
+        budget = cfg.thinking_budget or 0   # None: no thinking
+        thinking = budget > 0
         if thinking:   # the rules of thinking: adapters.thinking
-            check_budget(cfg.thinking_budget, self.provider)
-            max_tokens = max_tokens_with(max_tokens, cfg.thinking_budget)
+            check_budget(budget, self.provider)
+            max_tokens = max_tokens_with(max_tokens, budget)
         kwargs: dict[str, Any] = {"model": self.model, "max_tokens": max_tokens,
                                   "messages": messages}
         sent["max_tokens"] = max_tokens
@@ -155,8 +158,8 @@ class AnthropicAdapter(Adapter):
         with reading_reply(self.provider):
             return self.normalise(result, raw, record, sent, dropped, latency)
 
-    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
-                  latency: float) -> Response:
+    def normalise(self, result: Any, raw: JsonObject, record: JsonObject, sent: JsonObject,
+                  dropped: JsonObject, latency: float) -> Response:
         """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
         text: list[str] = []
         thinking_text: list[str] = []

@@ -64,7 +64,7 @@ def min_cached_tokens(model: str) -> int:
 
 
 def check_cache_setting(value: Any) -> str:
-    if value not in CACHE_SETTINGS:
+    if not isinstance(value, str) or value not in CACHE_SETTINGS:
         raise ValueError(f"cache must be one of {', '.join(CACHE_SETTINGS)}, got {value!r}")
     return value
 
@@ -148,7 +148,8 @@ class PromptCache:
         return CacheBill(total, read - (read - self.min_tokens) % AUTOMATIC_STEP, 0)
 
     def _explicit(self, request: Request, found: list[Block], total: int) -> CacheBill:
-        marks = []   # the system prompt's block (before the messages') and the moving marker's
+        # the system prompt's block (before the messages') and the moving marker's
+        marks: list[int] = []
         for i, b in enumerate(found):
             if isinstance(b.where[0], int):
                 break

@@ -130,8 +130,9 @@ def user_content(parts: list[TextPart | ImagePart], *,
                  for_record: bool = False) -> str | list[dict[str, Any]]:
     """A user message's content: one string when every part is text, else the list of content
     parts in order (images as data URLs, or as their hash ``for_record``)."""
-    if all(isinstance(p, TextPart) for p in parts):
-        return TEXT_JOIN.join(p.text for p in parts)
+    texts = [p.text for p in parts if isinstance(p, TextPart)]
+    if len(texts) == len(parts):
+        return TEXT_JOIN.join(texts)
     content: list[dict[str, Any]] = []
     for p in parts:
         if isinstance(p, TextPart):
@@ -146,7 +147,7 @@ def chat_tools(request: Request, subset: SchemaSubset) -> list[dict[str, Any]]:
     """The request's tools as Chat Completions functions, in ``subset`` (``schemas``)."""
     tools = []
     for t in request.tools:
-        function = {"name": t.name, "description": t.description,
+        function: dict[str, Any] = {"name": t.name, "description": t.description,
                     "parameters": subset.parameters(t.parameters)}
         if subset.strict:
             function["strict"] = True

@@ -54,7 +54,14 @@ from .chat_format import (  # noqa: E402
 from .classify import classify_status, error_fields, json_reply, malformed, reading_reply, scrub  # noqa: E402
 from .schemas import is_claude, litellm_subset  # noqa: E402
 from .thinking import NOT_FORCED_WITH_THINKING, check_budget, max_tokens_with  # noqa: E402
-from .types import ProviderError, Request, Response, Transient, Usage  # noqa: E402
+from .types import (  # noqa: E402
+    JsonObject,
+    ProviderError,
+    Request,
+    Response,
+    Transient,
+    Usage,
+)
 
 __all__ = ["LiteLLMAdapter"]
 
@@ -86,7 +93,8 @@ class LiteLLMAdapter(Adapter):
         self.schema_subset = litellm_subset(model, self.routed_provider, options.get("base_url"))
         self._claude = is_claude(model, self.routed_provider)
 
-    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+    def build(self, request: Request, *,
+              for_record: bool = False) -> tuple[JsonObject, JsonObject, JsonObject]:
         cfg = request.config
         kwargs: dict[str, Any] = {
             "model": self.model,
@@ -169,8 +177,8 @@ class LiteLLMAdapter(Adapter):
         with reading_reply(self.provider):
             return self.normalise(result, raw, record, sent, dropped, latency)
 
-    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
-                  latency: float) -> Response:
+    def normalise(self, result: Any, raw: JsonObject, record: JsonObject, sent: JsonObject,
+                  dropped: JsonObject, latency: float) -> Response:
         """Our ``Response`` from LiteLLM's ``ModelResponse`` (``raw``: the same as JSON)."""
         if not raw["choices"]:
             raise malformed(self.provider, "expected a chat completion with a choice, got none")
@@ -243,7 +251,7 @@ def _litellm_loop() -> asyncio.AbstractEventLoop:
         return _loop
 
 
-async def _on_litellm_loop(call: Coroutine) -> Any:
+async def _on_litellm_loop(call: Coroutine[Any, Any, Any]) -> Any:
     """Await ``call`` on LiteLLM's loop from any other; cancelling the caller (the core's
     timeout) cancels the call there."""
     return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(call, _litellm_loop()))

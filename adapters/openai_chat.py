@@ -31,7 +31,7 @@ from .chat_format import (
 from .classify import json_reply, malformed, reading_reply, scrub
 from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
-from .types import ProviderError, Request, Response, Usage
+from .types import JsonObject, ProviderError, Request, Response, Usage
 
 __all__ = ["OpenAIChatAdapter"]
 
@@ -53,7 +53,8 @@ class OpenAIChatAdapter(Adapter):
         self._tool_choice = ToolChoiceFallback(self.provider, options.get("base_url"), model)
         self.schema_subset = openai_subset(model, options.get("base_url"))
 
-    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+    def build(self, request: Request, *,
+              for_record: bool = False) -> tuple[JsonObject, JsonObject, JsonObject]:
         cfg = request.config
         kwargs: dict[str, Any] = {"model": self.model,
                                   "messages": chat_messages(request, for_record=for_record,
@@ -111,8 +112,8 @@ class OpenAIChatAdapter(Adapter):
                 raise
             raise verdict from exc
 
-    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
-                  latency: float) -> Response:
+    def normalise(self, result: Any, raw: JsonObject, record: JsonObject, sent: JsonObject,
+                  dropped: JsonObject, latency: float) -> Response:
         """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
         first = raw["choices"][0] if raw["choices"] else None
         if not isinstance(first, dict) or not isinstance(first.get("message"), dict):

@@ -35,8 +35,10 @@ from .schemas import openai_subset
 from .sdk_clients import LoopClient, api_key, classify_sdk_error, http_client, untransformed
 from .types import (
     ImagePart,
+    JsonObject,
     Request,
     Response,
+    StopReason,
     TextPart,
     ToolCall,
     ToolCallPart,
@@ -58,7 +60,8 @@ class OpenAIResponsesAdapter(Adapter):
             timeout=options.get("timeout", 600.0), http_client=http_client(openai, options)))
         self.schema_subset = openai_subset(model, options.get("base_url"))
 
-    def build(self, request: Request, *, for_record: bool = False) -> tuple[dict, dict, dict]:
+    def build(self, request: Request, *,
+              for_record: bool = False) -> tuple[JsonObject, JsonObject, JsonObject]:
         """The ``responses.create`` keyword arguments, the knobs sent and the knobs dropped."""
         cfg = request.config
         instructions: list[str] = []
@@ -140,8 +143,8 @@ class OpenAIResponsesAdapter(Adapter):
         with reading_reply(self.provider):
             return self.normalise(result, raw, record, sent, dropped, latency)
 
-    def normalise(self, result: Any, raw: dict, record: dict, sent: dict, dropped: dict,
-                  latency: float) -> Response:
+    def normalise(self, result: Any, raw: JsonObject, record: JsonObject, sent: JsonObject,
+                  dropped: JsonObject, latency: float) -> Response:
         """Our ``Response`` from the SDK's reply (``raw``: the same as JSON data)."""
         text: list[str] = []
         thinking: list[str] = []
@@ -180,6 +183,7 @@ class OpenAIResponsesAdapter(Adapter):
                       output_tokens=u.output_tokens if u else 0, reasoning_tokens=reasoning,
                       cache_read_tokens=cached, cache_write_tokens=written)
         incomplete = getattr(result.incomplete_details, "reason", None)
+        stop: StopReason
         match (result.status, incomplete):
             case (_, "max_output_tokens"):
                 stop = "max_tokens"

@@ -41,6 +41,7 @@ __all__ = ["ModelRef", "ProviderInfo", "UnknownProviderError", "register_provide
            "parse_model", "create_adapter", "providers"]
 
 _PROVIDER = re.compile(r"[a-z][a-z0-9_-]*")
+Factory = Callable[..., "Adapter"]   # factory(model, **options) -> Adapter
 
 
 class UnknownProviderError(LlmEvalError):
@@ -80,13 +81,13 @@ _REGISTRY: dict[str, ProviderInfo] = {}
 
 
 def register_provider(name: str, *, sdk: str | None, key_env: tuple[str, ...] | str = (),
-                      description: str = "") -> Callable:
+                      description: str = "") -> Callable[[Factory], Factory]:
     """Register ``factory(model, **options) -> Adapter`` under ``name``."""
     if not _PROVIDER.fullmatch(name):
         raise ValueError(f"bad provider name {name!r}")
     keys = (key_env,) if isinstance(key_env, str) else tuple(key_env)
 
-    def decorate(factory: Callable[..., Adapter]) -> Callable[..., Adapter]:
+    def decorate(factory: Factory) -> Factory:
         _REGISTRY[name] = ProviderInfo(name, factory, sdk, keys, description)
         return factory
 

@@ -89,7 +89,7 @@ class RecordingAdapter(Adapter):
         self.inner = inner
         self.provider = inner.provider
         self.path = Path(path)
-        self.calls: dict[str, list[dict]] = {}
+        self.calls: dict[str, list[dict[str, Any]]] = {}
         key = inner.options.get("api_key")
         self._secrets = (key,) if isinstance(key, str) and key != "not-needed" else ()
 

@@ -48,7 +48,8 @@ class SchemaSubset:
 
     def parameters(self, schema: dict[str, Any]) -> dict[str, Any]:
         """``schema`` as this subset sends it (a new dict; ``schema`` is left as it is)."""
-        return self._walk(schema)
+        walked: dict[str, Any] = self._walk(schema)   # a dict walks to a dict
+        return walked
 
     def _walk(self, schema: Any) -> Any:
         if not isinstance(schema, dict):

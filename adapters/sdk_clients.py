@@ -22,7 +22,8 @@ from .types import Fatal, ProviderError, Transient
 __all__ = ["LoopClient", "http_client", "classify_sdk_error", "untransformed"]
 
 # the fields that hold a conversation: sent as ``extra_body`` (``untransformed``)
-_BULK = {"messages": [], "input": [], "tools": None, "system": None}
+_BULK: dict[str, list[Any] | None] = {"messages": [], "input": [], "tools": None,
+                                      "system": None}
 
 
 class LoopClient:

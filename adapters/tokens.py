@@ -30,7 +30,7 @@ import re
 import struct
 from dataclasses import dataclass
 
-from .types import ImagePart, Request, TextPart, ToolCallPart, ToolResultPart
+from .types import ImagePart, Part, Request, TextPart, ToolCallPart, ToolResultPart
 
 __all__ = ["estimate_text", "estimate_image", "estimate_request", "Block", "blocks",
            "MESSAGE_OVERHEAD", "IMAGE_MAX_TOKENS"]
@@ -59,10 +59,16 @@ def _image_tokens(head: str) -> int:
         raw = base64.b64decode(head + "=" * (-len(head) % 4))
         if raw[:8] != b"\x89PNG\r\n\x1a\n":
             return IMAGE_MAX_TOKENS
+        width: int
+        height: int
         width, height = struct.unpack(">II", raw[16:24])
     except (ValueError, struct.error):
         return IMAGE_MAX_TOKENS
     return max(1, min(IMAGE_MAX_TOKENS, -(-width * height // 750)))
+
+
+# where a block is: ("tools",), ("system",) or (message index, part index, role)
+Where = tuple[str] | tuple[int, int, str]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,14 +78,14 @@ class Block:
     one; ``end`` is the tokens of every block up to and including this one; ``image`` marks an
     image part."""
 
-    where: tuple
+    where: Where
     tokens: int
     digest: bytes
     end: int
     image: bool = False
 
 
-def _part_text(part) -> tuple[str, bool]:
+def _part_text(part: Part) -> tuple[str, bool]:
     match part:
         case TextPart():
             return part.text, False
@@ -109,13 +115,15 @@ def blocks(request: Request, previous: tuple[Request, list[Block]] | None = None
         shared = same.index(False) if False in same else len(same)
         if shared:   # the system prompt is the first message
             cut = len(known)   # the known blocks are in order: the unshared messages' last
-            while cut and isinstance(known[cut - 1].where[0], int) and \
-                    known[cut - 1].where[0] >= shared:
+            while cut:
+                first = known[cut - 1].where[0]
+                if not (isinstance(first, int) and first >= shared):
+                    break
                 cut -= 1
             out = known[:cut]
             start = shared
 
-    def add(where: tuple, text: str, tokens: int, image: bool = False) -> None:
+    def add(where: Where, text: str, tokens: int, image: bool = False) -> None:
         link = hashlib.sha256(out[-1].digest if out else b"")
         link.update(repr(where).encode() + b"\0" + text.encode())
         out.append(Block(where, tokens, link.digest(), tokens + (out[-1].end if out else 0),
@@ -132,7 +140,8 @@ def blocks(request: Request, previous: tuple[Request, list[Block]] | None = None
             continue
         for p, part in enumerate(message.parts):
             text, image = _part_text(part)
-            tokens = estimate_image(part) if image else estimate_text(text)
+            tokens = estimate_image(part) if isinstance(part, ImagePart) else \
+                estimate_text(text)   # an image part is the one image
             add((m, p, message.role), text, tokens + (MESSAGE_OVERHEAD if p == 0 else 0),
                 image)
     return out

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from llm_eval.errors import LlmEvalError
 
 __all__ = [
+    "JsonObject",
     "TextPart",
     "ImagePart",
     "ToolCallPart",
@@ -39,6 +40,8 @@ __all__ = [
     "Transient",
     "Fatal",
 ]
+
+JsonObject = dict[str, Any]   # a JSON object: a request's body or a reply as an SDK has them
 
 SCHEMA_VERSION = 1
 

@@ -116,7 +116,9 @@ class InfrastructureError(LlmEvalError):
 
 
 # One semaphore per (event loop, provider): asyncio primitives belong to a loop.
-_SEMAPHORES: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_SEMAPHORES: weakref.WeakKeyDictionary[
+    asyncio.AbstractEventLoop, dict[tuple[str, int], asyncio.Semaphore]] = \
+    weakref.WeakKeyDictionary()
 
 
 def _semaphore(provider: str, limit: int) -> asyncio.Semaphore:
@@ -173,6 +175,7 @@ async def call(adapter: Adapter, request: Request, *,
                              retry=retry_if_exception_type((RateLimited, Transient)),
                              sleep=lambda s: sleep(s), reraise=True)
     limit = _semaphore(adapter.provider, policy.concurrency) if policy.concurrency else None
+    response: Response
     try:
         if limit is not None:
             async with limit:

@@ -37,7 +37,7 @@ def can_start_workers() -> bool:
     return path is None or os.path.isfile(path)
 
 
-def worker_context():
+def worker_context() -> multiprocessing.context.BaseContext:
     """The multiprocessing context worker processes start from (see the module docstring)."""
     methods = multiprocessing.get_all_start_methods()
     if "forkserver" in methods:

@@ -45,20 +45,28 @@ import urllib.parse
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable
+from types import TracebackType
+from typing import Any, Final, Iterable, Literal, Protocol, get_args
 
 from .errors import LlmEvalError
 
-__all__ = ["RunStore", "JobRow", "RunStoreError", "STATUSES", "FINISHED", "FAILURES", "FATAL",
-           "STORE_FILE", "TRANSCRIPTS_DIR"]
+__all__ = ["RunStore", "JobRow", "RunStoreError", "JobStatus", "Failure", "EndStatus",
+           "STATUSES", "FINISHED", "FAILURES", "FATAL", "STORE_FILE", "TRANSCRIPTS_DIR"]
+
+# The closed vocabulary of a job's status. A job's row moves through JobStatus; one execution
+# of a job (its transcript's ``end``, the scheduler's outcome) ends with an EndStatus:
+# ``interrupted`` puts the row back to ``queued``.
+Failure = Literal["failed", "infra_error", "fatal"]   # never scored
+JobStatus = Literal["queued", "running", "done", Failure]
+EndStatus = Literal["done", Failure, "interrupted"]
 
 # a run directory: its store, and its transcripts (one file a job) in this folder
 STORE_FILE = "run.sqlite"
 TRANSCRIPTS_DIR = "transcripts"
-FATAL = "fatal"   # refused by the provider for a reason only the user can fix: not requeued
-STATUSES = ("queued", "running", "done", "failed", "infra_error", FATAL)
-FINISHED = ("done",)
-FAILURES = ("failed", "infra_error", FATAL)   # never scored
+FATAL: Final = "fatal"   # refused by the provider for a reason only the user can fix: not requeued
+STATUSES: tuple[JobStatus, ...] = get_args(JobStatus)
+FINISHED: tuple[JobStatus, ...] = ("done",)
+FAILURES: tuple[Failure, ...] = get_args(Failure)
 SCHEMA_VERSION = 4
 _OPEN_WAIT_S = 60.0     # how long opening waits out other connections switching modes
 _OPEN_RETRY_S = 0.02
@@ -85,9 +93,20 @@ CREATE INDEX IF NOT EXISTS jobs_status ON jobs(run_id, status);
 """
 
 # the legal moves of a job's status
-_MOVES = {"queued": {"running"}, "running": {"done", "failed", "infra_error", FATAL, "queued"},
-          "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"},
-          FATAL: {"running", "queued"}}
+_MOVES: dict[JobStatus, set[JobStatus]] = {
+    "queued": {"running"}, "running": {"done", "failed", "infra_error", FATAL, "queued"},
+    "done": set(), "failed": {"running", "queued"}, "infra_error": {"running", "queued"},
+    FATAL: {"running", "queued"}}
+
+
+class NewJob(Protocol):
+    """A job to queue: its id and settings (``sweep.spec.Job``)."""
+
+    @property
+    def id(self) -> str: ...
+
+    @property
+    def settings(self) -> dict[str, Any]: ...
 
 
 class RunStoreError(LlmEvalError):
@@ -108,7 +127,8 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
         return self.db
 
-    def __exit__(self, kind, exc, tb) -> None:
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
         self.db.execute("COMMIT" if kind is None else "ROLLBACK")
 
 
@@ -117,7 +137,7 @@ class JobRow:
     run_id: str
     id: str
     settings: dict[str, Any]
-    status: str
+    status: JobStatus
     score: float | None
     raw_reward: float | None
     usage: dict[str, Any] | None
@@ -241,7 +261,7 @@ class RunStore:
                 pass
         self._db.close()
 
-    def _write(self):
+    def _write(self) -> _Transaction:
         """One write transaction (``BEGIN IMMEDIATE``: the write lock is taken at once)."""
         if self.readonly:
             raise RunStoreError(f"{self.path}: opened read-only")
@@ -271,7 +291,7 @@ class RunStore:
         return max(runs, key=lambda r: r["updated_at"]) if runs else None
 
     # -- jobs ------------------------------------------------------------------------------------
-    def add_jobs(self, run_id: str, jobs: Iterable) -> int:
+    def add_jobs(self, run_id: str, jobs: Iterable[NewJob]) -> int:
         """Queue ``jobs`` (objects with ``id`` and ``settings``) not yet in the run; returns
         how many were new."""
         now = _now()
@@ -290,7 +310,8 @@ class RunStore:
             raise RunStoreError(f"{self.path}: no job {job_id} in run {run_id}")
         return JobRow.from_row(row)
 
-    def jobs(self, run_id: str, status: str | Iterable[str] | None = None) -> list[JobRow]:
+    def jobs(self, run_id: str,
+             status: JobStatus | Iterable[JobStatus] | None = None) -> list[JobRow]:
         query, args = "SELECT * FROM jobs WHERE run_id=?", [run_id]
         if status is not None:
             statuses = [status] if isinstance(status, str) else list(status)
@@ -304,7 +325,8 @@ class RunStore:
                                 "GROUP BY status", (run_id,)).fetchall()
         return {s: 0 for s in STATUSES} | {r[0]: r[1] for r in rows}
 
-    def _move(self, run_id: str, job_id: str, to: str, sets: str, args: tuple) -> None:
+    def _move(self, run_id: str, job_id: str, to: JobStatus, sets: str,
+              args: tuple[Any, ...]) -> None:
         """Move a job to status ``to``: the check and the write in one transaction."""
         with self._write() as db:
             row = db.execute("SELECT status FROM jobs WHERE run_id=? AND id=?",
@@ -322,18 +344,19 @@ class RunStore:
                    "started_at=?, finished_at=NULL, error=NULL, transcript=?, "
                    "executions=executions+1", (_now(), transcript))
 
-    def finish(self, run_id: str, job_id: str, *, score: float, raw_reward: float,
+    def finish(self, run_id: str, job_id: str, *, score: float | None, raw_reward: float | None,
                usage: dict[str, Any] | None = None, cost_usd: float | None = None,
                ended: str | None = None) -> None:
-        """Mark a job ``done`` with its score; ``ended`` "context" when its episode was cut
-        short by the model's context and scored as it stood."""
+        """Mark a job ``done`` with its score (None only from an outcome that lacks one: stored
+        as NULL); ``ended`` "context" when its episode was cut short by the model's context
+        and scored as it stood."""
         self._move(run_id, job_id, "done",
                    "score=?, raw_reward=?, usage=?, cost_usd=?, finished_at=?, "
                    "spent_usd=spent_usd+?, ended=?",
                    (score, raw_reward, json.dumps(usage) if usage is not None else None,
                     cost_usd, _now(), cost_usd or 0.0, ended))
 
-    def fail(self, run_id: str, job_id: str, status: str, error: str, *,
+    def fail(self, run_id: str, job_id: str, status: Failure, error: str, *,
              usage: dict[str, Any] | None = None, cost_usd: float | None = None) -> None:
         """Mark a job ``failed``, ``infra_error`` or ``fatal`` (never scored)."""
         if status not in FAILURES:
@@ -355,7 +378,8 @@ class RunStore:
     def requeue_unfinished(self, run_id: str, *, retry_fatal: bool = False) -> int:
         """Every job of the run that is not done goes back to ``queued``, a ``fatal`` one only
         with ``retry_fatal`` (module docstring); returns how many."""
-        statuses = ("running", "failed", "infra_error") + ((FATAL,) if retry_fatal else ())
+        statuses: tuple[JobStatus, ...] = ("running", "failed", "infra_error") + \
+            ((FATAL,) if retry_fatal else ())
         with self._write() as db:
             cursor = db.execute(f"UPDATE jobs SET status='queued' WHERE run_id=? AND status IN "
                                 f"({','.join('?' * len(statuses))})", (run_id, *statuses))

@@ -29,13 +29,13 @@ def check_settings(spec: Sweep) -> list[CheckSettings]:
     from ..probe import CheckSettings
     from .job import job_task
     from .scheduler import FREE_PROVIDERS
-    from .spec import plays_without_model, provider_of
+    from .spec import Job, plays_without_model, provider_of
 
     models = [m for m in spec.models
               if not plays_without_model(m) and provider_of(m) not in FREE_PROVIDERS]
     if not models:
         return []
-    first: dict[tuple[str, str], object] = {}
+    first: dict[tuple[str, str], Job] = {}
     for job in spec.expand():
         first.setdefault((job.model, job.settings["family"]), job)
     b = spec.budgets

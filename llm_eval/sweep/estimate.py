@@ -64,7 +64,9 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
     """Play ``job`` against the stand-in model and sum its calls' usage and cost."""
     from llm_eval.adapters.standin import StandInAdapter
 
-    from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
+    from ..agents.llm import LLMAgent
+    from ..worldtest.episode import run_episode
+    from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
     from .job import adapter_options, build_agent, job_harness, job_task, usage_of
 
     task = job_task(job)
@@ -73,6 +75,8 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
     adapter = StandInAdapter(job.model, adapter_options(job.model, spec),
                              reply_tokens=reply_tokens, context_window=window)
     agent = build_agent(job, spec, task, adapter=adapter, record_calls=False)
+    if not isinstance(agent, LLMAgent):   # a model's job: make_agent types it as any Agent
+        raise TypeError(f"job {job.id}: {job.model} is not played by a model")
     try:
         result = run_episode(
             task, agent, interaction_steps=job.settings["interaction_steps"],

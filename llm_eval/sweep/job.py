@@ -14,7 +14,8 @@ call is a ``context_exhausted`` event of the transcript (a replay refuses it the
 
 Hooks for the scheduler and replay: ``stop()`` is asked before every observation reaches the
 agent (so before every model call); a reason it returns ends the episode there, unscored, as
-``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C). ``on_call``
+``interrupted`` (the store puts the job back in the queue: a spend cap, Ctrl-C), its cause
+in ``JobOutcome.stopped_by`` when the reason is a ``spend.StopReason``. ``on_call``
 sees every model call's record as it is written (live spend, progress). ``adapter`` replaces
 the model's adapter (replay answers the model's requests from a recording), ``tools`` the
 agent tools' runs (replay answers them from the recording's ``tool_call`` events). ``player`` is an
@@ -37,43 +38,65 @@ import threading
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import __version__
+from ..runstore import EndStatus, Failure
 from ..sdk_versions import sdk_versions
 from ..transcripts import SCHEMA_VERSION, EpisodeRecorder, Header, TranscriptWriter
 from .spec import Job, Sweep, plays_without_model
+from .spend import OnCall, StopCause, StopReason
 
-__all__ = ["JobOutcome", "JobInterrupted", "execute_job", "build_agent", "usage_of", "job_task",
-           "adapter_options", "cache_record", "play_and_record"]
+if TYPE_CHECKING:
+    from llm_eval.adapters.base import Adapter
+    from llm_eval.adapters.types import Request
+
+    from ..agents.base import Agent
+    from ..pricing import PriceBook
+    from ..tasks.models import CDTask, MFPTask, PlanningTask
+    from ..worldtest.autumnbench.settings import HarnessSettings
+
+    AnyTask = MFPTask | CDTask | PlanningTask
+
+__all__ = ["JobOutcome", "JobInterrupted", "Stop", "execute_job", "build_agent", "usage_of",
+           "job_task", "adapter_options", "cache_record", "play_and_record"]
 
 
 class JobInterrupted(Exception):
-    """Raised inside an episode when the scheduler's ``stop()`` gives a reason."""
+    """Raised inside an episode when the scheduler's ``stop()`` gives a reason: a
+    ``StopReason`` (its cause kept as ``cause``) or plain words (``cause`` None)."""
 
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    def __init__(self, reason: str | StopReason) -> None:
+        text = reason.text if isinstance(reason, StopReason) else reason
+        super().__init__(text)
+        self.reason = text
+        self.cause: StopCause | None = reason.cause if isinstance(reason, StopReason) else None
+
+
+# asked before every observation: a reason stops the episode (plain words: a cause not said)
+Stop = Callable[[], StopReason | str | None]
 
 
 @dataclass(frozen=True, slots=True)
 class JobOutcome:
-    status: str                     # done, failed, infra_error, fatal, interrupted
+    status: EndStatus
     score: float | None = None
     raw_reward: float | None = None
     usage: dict[str, Any] | None = None
     cost_usd: float | None = None
     error: str | None = None
     ended: str | None = None        # "context": scored, but cut short by the model's context
+    stopped_by: StopCause | None = None   # interrupted: who stopped it (None: not said)
 
 
-def job_task(job: Job):
+def job_task(job: Job) -> AnyTask:
     """The task ``job`` plays: the shipped task, or the task file its settings name
     (``task_file``, whose content must still have the recorded digest); a task of a suite
     must still match the suite's manifest (``SuiteMismatchError``); a task that takes its
     seed from the run gets the job's; the planning horizon shortened when the job's settings
     carry ``horizon``."""
     from ..errors import TaskFileError
+    from ..tasks.models import CDTask, MFPTask, PlanningTask
     from ..tasks.store import dump_task, load_task, load_task_file
     from ..worldtest.programs import seeded
     from .spec import _digest
@@ -90,7 +113,10 @@ def job_task(job: Job):
 
             load_suite(s["suite"]).verify(s["task"])
         task = load_task(s["world"], s["family"], s.get("suite"))
-    task, _ = seeded(task, s["seed"], s.get("protocol", "worldtest"))
+    found, _ = seeded(task, s["seed"], s.get("protocol", "worldtest"))
+    if not isinstance(found, (MFPTask, CDTask, PlanningTask)):   # seeded is typed object
+        raise TypeError(f"job {job.id}: seeded gave {type(found).__name__}, not a task")
+    task = found
     horizon = job.settings.get("horizon")
     if horizon is not None:
         public = task.public.model_copy(update={"horizon": horizon})
@@ -98,8 +124,8 @@ def job_task(job: Job):
     return task
 
 
-def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool = True,
-                tools=None):
+def build_agent(job: Job, spec: Sweep, task: AnyTask, *, adapter: Adapter | None = None,
+                record_calls: bool = True, tools: Any = None) -> Agent:
     """The agent of ``job``: random (seeded), oracle, or an LLM agent with the job's settings
     (``adapter``: use this adapter instead of the model's own, e.g. a replay; ``record_calls``
     False: keep only each call's usage and cost; ``tools``: where the agent tools' results
@@ -129,7 +155,7 @@ def build_agent(job: Job, spec: Sweep, task, *, adapter=None, record_calls: bool
                       record_calls=record_calls, **_tool_options(s, task, tools))
 
 
-def _tool_options(settings: dict[str, Any], task, runner) -> dict[str, Any]:
+def _tool_options(settings: dict[str, Any], task: AnyTask, runner: Any) -> dict[str, Any]:
     """The LLM agent's agent-tool arguments from a job's settings (none without tools); the
     autumn tool runs hypotheses with the world's seed (``task.seed``)."""
     if "agent_tools" not in settings:
@@ -164,7 +190,7 @@ _TOKENS = ("input_tokens", "output_tokens", "reasoning_tokens", "cache_read_toke
 
 
 def usage_of(calls: list[dict[str, Any]], model: str | None = None,
-             book=None) -> tuple[dict[str, Any], float | None]:
+             book: PriceBook | None = None) -> tuple[dict[str, Any], float | None]:
     """Token totals (cache reads and writes among the input), call and retry counts of an LLM
     agent's calls, and their cost; given the ``model`` they were priced as (and the price
     ``book``), also ``uncached_usd``: what they would have cost with no prompt cache, every
@@ -182,8 +208,9 @@ def usage_of(calls: list[dict[str, Any]], model: str | None = None,
     if priced and model is not None:
         uncached = [price({**c["usage"], "cache_read_tokens": 0, "cache_write_tokens": 0},
                           model, book) for c in calls]
-        if all(u is not None for u in uncached):
-            usage["uncached_usd"] = round(sum(u.usd for u in uncached), 8)
+        known = [u for u in uncached if u is not None]
+        if len(known) == len(uncached):
+            usage["uncached_usd"] = round(sum(u.usd for u in known), 8)
     return usage, (round(sum(costs), 8) if priced else None)
 
 
@@ -209,15 +236,17 @@ def _suite_of(job: Job) -> dict[str, str] | None:
 
 
 def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
-                run_id: str | None = None, stop: Callable[[], str | None] | None = None,
-                on_call: Callable[[dict[str, Any]], None] | None = None,
-                adapter=None, player=None, tools=None) -> JobOutcome:
+                run_id: str | None = None, stop: Stop | None = None,
+                on_call: OnCall | None = None,
+                adapter: Adapter | None = None, player: Any = None,
+                tools: Any = None) -> JobOutcome:
     """Play ``job`` and write its transcript (module docstring)."""
     from ..calls import FatalProviderError, InfrastructureError
-    from ..worldtest.episode import DEFAULT_MAX_CONSECUTIVE_INVALID, run_episode
+    from ..worldtest.episode import run_episode
+    from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
     from ..worldtest.programs import original_world
 
-    agent = None
+    agent: Any = None
     with TranscriptWriter(transcript_path) as writer:
         recorder = EpisodeRecorder(writer)
 
@@ -228,7 +257,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                     raise JobInterrupted(reason)
             recorder.observer(kind, data)
 
-        def record_call(record: dict[str, Any], request) -> None:
+        def record_call(record: dict[str, Any], request: Request) -> None:
             recorder.on_call(record, request)
             if on_call is not None:
                 on_call(record)
@@ -236,11 +265,13 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
         try:
             task = job_task(job)
             program = original_world(task).program
+            seed = task.seed
+            assert seed is not None, "original_world refuses a task without its seed"
             protocol = job.settings.get("protocol", "worldtest")
             suite = _suite_of(job)
             writer.write(Header(
                 job_id=job.id, run_id=run_id, settings=job.settings, task_id=task.id,
-                world=task.world, family=task.family, seed=task.seed, protocol=protocol,
+                world=task.world, family=task.family, seed=seed, protocol=protocol,
                 program_sha256=hashlib.sha256(program.encode()).hexdigest(),
                 versions=_versions(job, spec), suite=suite,
                 cache=(None if plays_without_model(job.model)
@@ -260,14 +291,14 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 ticks_per_action=job.settings.get("ticks_per_action"), harness=harness)
         except JobInterrupted as exc:
             recorder.end("interrupted", exc.reason)
-            return _outcome(agent, "interrupted", error=exc.reason)
+            return _outcome(agent, "interrupted", error=exc.reason, stopped_by=exc.cause)
         except InfrastructureError as exc:
             recorder.infrastructure_error(exc)
             recorder.end("infra_error", str(exc))
             return _outcome(agent, "infra_error", error=str(exc))
         except FatalProviderError as exc:
             recorder.infrastructure_error(exc)
-            status = "fatal" if exc.account else "failed"
+            status: Failure = "fatal" if exc.account else "failed"
             error = f"provider refused ({exc.reason}): {exc}"
             if exc.account:
                 error += ("; not retried by --resume: fix it, then llm-eval run --resume "
@@ -291,7 +322,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                         ended=result.ended or None)
 
 
-def job_harness(job: Job, agent):
+def job_harness(job: Job, agent: Any) -> HarnessSettings | None:
     """The published harness's settings of an autumnbench job (None otherwise); with its own
     texts, a model's system prompt and per-turn instructions become the harness's."""
     from ..worldtest.autumnbench.settings import settings_of
@@ -304,7 +335,7 @@ def job_harness(job: Job, agent):
     return harness
 
 
-def _outcome(agent, status: str, **fields: Any) -> JobOutcome:
+def _outcome(agent: Any, status: EndStatus, **fields: Any) -> JobOutcome:
     from llm_eval.adapters.classify import scrub
 
     calls = getattr(agent, "calls", None)

@@ -15,7 +15,11 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
+
+if TYPE_CHECKING:
+    from .job import JobOutcome
+    from .spec import Job
 
 __all__ = ["Progress", "LineProgress", "LiveProgress", "make_progress", "format_duration"]
 
@@ -47,11 +51,11 @@ class Progress:
         self.started_at = time.monotonic()
         self.show()
 
-    def started(self, job) -> None:
+    def started(self, job: Job) -> None:
         self.running += 1
         self.show()
 
-    def finished(self, job, outcome, *, spent: float) -> None:
+    def finished(self, job: Job, outcome: JobOutcome, *, spent: float) -> None:
         self.running -= 1
         self.spent = spent
         if outcome.usage and outcome.usage.get("calls") and outcome.cost_usd is None:
@@ -77,7 +81,7 @@ class Progress:
     def show(self) -> None:
         """Redraw the summary (a live display)."""
 
-    def line(self, job, outcome) -> None:
+    def line(self, job: Job, outcome: JobOutcome) -> None:
         """Report one finished job (a line display)."""
 
     # -- the figures ---------------------------------------------------------------------------
@@ -97,7 +101,7 @@ class Progress:
                 + (f", ETA {format_duration(eta)}" if eta is not None else ""))
 
 
-def _job_text(job, outcome) -> str:
+def _job_text(job: Job, outcome: JobOutcome) -> str:
     s = job.settings
     score = f" score {outcome.score:.3f}" if outcome.score is not None else ""
     error = f" ({outcome.error.splitlines()[0][:120]})" if outcome.error and \
@@ -118,7 +122,7 @@ class LineProgress(Progress):
               + (f", {fatal} fatal left as they are (--retry-fatal reruns them)" if fatal
                  else ""), file=self.stream, flush=True)
 
-    def line(self, job, outcome) -> None:
+    def line(self, job: Job, outcome: JobOutcome) -> None:
         print(f"[{self.summary()}] {_job_text(job, outcome)}", file=self.stream, flush=True)
 
 
@@ -141,7 +145,7 @@ class LiveProgress(Progress):
         self.live.start()
         super().begin(total=total, done=done, spent=spent, fatal=fatal)
 
-    def line(self, job, outcome) -> None:
+    def line(self, job: Job, outcome: JobOutcome) -> None:
         self.recent = (self.recent + [_job_text(job, outcome)])[-self.RECENT:]
 
     def show(self) -> None:

@@ -26,7 +26,7 @@ driver's stop event (Ctrl-C) is mirrored into the actor; the driver's spend mete
 
 A job whose worker dies (``WorkerCrashedError``; its host actor: ``RayActorError``, and Ray
 restarts the host; its node: ``NodeDiedError``, the raylet, the result lost) comes back as
-``WORKER_LOST``: the scheduler puts it back in the queue and runs it again as a new
+a ``LostExecution``: the scheduler puts it back in the queue and runs it again as a new
 execution, its partial transcript kept under ``transcripts/attempts/`` as after a local
 SIGKILL (an episode that had ended is recorded from its transcript instead); a job lost
 ``MAX_LOST_EXECUTIONS`` times in a row is ``infra_error`` (rerun by ``--resume``). Ray's own
@@ -54,18 +54,22 @@ import socket
 import threading
 import time
 import uuid
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar, cast
 
 from .job import JobOutcome, execute_job
-from .scheduler import spend_cap_reason
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, provider_of
+from .spend import STOPPED_BY_USER, OnCall, StopReason, call_cost, spend_cap_reached
+
+if TYPE_CHECKING:
+    from ray import ObjectRef
+    from ray.actor import ActorHandle
 
 __all__ = ["RayEpisodes", "RunControl", "EpisodeHost", "ClusterSpendMeter", "connect",
-           "disconnect", "play_job", "WORKER_LOST", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
+           "disconnect", "play_job", "LostExecution", "MAX_LOST_EXECUTIONS", "INSTALL_HINT",
            "STOP_POLL_S", "HOST_RESTART_WAIT_S", "MAX_UNSTARTED_RESENDS"]
 
-WORKER_LOST = "worker_lost"   # an outcome only the driver sees: the job runs again
 MAX_LOST_EXECUTIONS = 3       # executions of one job lost in a row before it is infra_error
 HOST_RESTART_WAIT_S = 120.0   # how long a job waits for its restarting episode host
 HOST_POLL_S = 0.1             # how often it asks whether the host is back
@@ -73,6 +77,15 @@ MAX_UNSTARTED_RESENDS = 10    # sends of one execution a restarting host may ref
 INSTALL_HINT = "pip install 'llm-eval[ray]'"
 STOP_POLL_S = 0.05            # how often a free job's episode looks for the user's stop
 REACH_TIMEOUT_S = 3.0
+
+
+@dataclass(frozen=True, slots=True)
+class LostExecution:
+    """An execution lost with its worker, its node or its result (only the driver sees one:
+    the job runs again): what it spent, and why it was lost."""
+
+    cost_usd: float | None
+    error: str
 
 
 # -- joining a cluster -----------------------------------------------------------------------
@@ -124,6 +137,45 @@ def _check_reachable(address: str) -> None:
                         f"or give its head node's address") from None
 
 
+# -- handles: what the driver and the workers call on the actors --------------------------------
+# Ray types an actor's handle as its class (``ActorProxy``), whose methods lack ``.remote``:
+# these protocols say what a handle answers, and the handles ray makes are cast to them.
+
+_R = TypeVar("_R")
+
+
+class _Method(Protocol[_R]):
+    """An actor's method as its handle has it: ``.remote`` sends a call, a reference to its
+    result comes back."""
+
+    def remote(self, *args: Any) -> ObjectRef[_R]: ...
+
+
+class ControlHandle(Protocol):
+    """A ``RunControl`` actor's handle."""
+
+    record: _Method[None]
+    settle: _Method[None]
+    live: _Method[float]
+    total: _Method[float]
+    stop: _Method[None]
+    stop_reason: _Method[StopReason | None]
+    wait_stopped: _Method[StopReason]
+
+
+class HostHandle(Protocol):
+    """An ``EpisodeHost`` actor's handle."""
+
+    play: _Method[JobOutcome]
+    ready: _Method[bool]
+
+
+def _kill(handle: ControlHandle | HostHandle) -> None:
+    import ray
+
+    ray.kill(cast("ActorHandle[Any]", handle))   # a handle ray made, cast back (above)
+
+
 # -- the one place that counts ---------------------------------------------------------------
 
 class RunControl:
@@ -135,7 +187,7 @@ class RunControl:
         self._settled = spent
         self._live: dict[str, float] = {}
         self._cap = cap
-        self._reason: str | None = None
+        self._reason: StopReason | None = None
         self._stopped: asyncio.Event | None = None   # made in the actor's event loop
 
     def _event(self) -> asyncio.Event:
@@ -156,22 +208,22 @@ class RunControl:
     async def total(self) -> float:
         return self._settled + sum(self._live.values())
 
-    async def stop(self, reason: str) -> None:
+    async def stop(self, reason: StopReason) -> None:
         if self._reason is None:
             self._reason = reason
             self._event().set()
 
-    async def stop_reason(self, paid: bool) -> str | None:
+    async def stop_reason(self, paid: bool) -> StopReason | None:
         if self._reason is not None:
             return self._reason
         if paid and self._cap is not None and \
                 self._settled + sum(self._live.values()) >= self._cap:
-            return spend_cap_reason(self._cap)
+            return spend_cap_reached(self._cap)
         return None
 
-    async def wait_stopped(self) -> str:
+    async def wait_stopped(self) -> StopReason:
         await self._event().wait()
-        return self._reason or ""
+        return self._reason or STOPPED_BY_USER   # only ``stop`` sets the event, reason first
 
 
 class ClusterSpendMeter:
@@ -179,13 +231,14 @@ class ClusterSpendMeter:
     With no paid job in the run nothing is live, and the total is kept here (no round
     trip)."""
 
-    def __init__(self, control, spent: float, cap: float | None, *, paid: bool) -> None:
+    def __init__(self, control: ControlHandle, spent: float, cap: float | None, *,
+                 paid: bool) -> None:
         self.cap = cap
         self._control = control
         self._settled = spent
         self._paid = paid
 
-    def job(self, job: str) -> Callable[[dict], None]:
+    def job(self, job: str) -> OnCall:
         return lambda record: None   # the workers report their calls to the control
 
     def settle(self, job: str, cost: float | None) -> None:
@@ -206,10 +259,21 @@ class ClusterSpendMeter:
 
 # -- in a worker -----------------------------------------------------------------------------
 
-_waiter: dict[str, list] = {}   # per worker process: run token -> [ref, next look, reason]
+@dataclass(slots=True)
+class _Waiter:
+    """A worker process's watch on a run's stop: the pending ``wait_stopped`` call, when to
+    look at it next, and the reason once heard."""
+
+    stopped: ObjectRef[StopReason]
+    next_look: float = 0.0
+    reason: StopReason | None = None
 
 
-def _stop_hook(control, token: str, paid: bool) -> Callable[[], str | None]:
+_waiter: dict[str, _Waiter] = {}   # per worker process: run token -> its watch
+
+
+def _stop_hook(control: ControlHandle, token: str, paid: bool
+               ) -> Callable[[], StopReason | None]:
     import ray
 
     if paid:   # the spend cap is the cluster's: ask, before every model call
@@ -217,23 +281,24 @@ def _stop_hook(control, token: str, paid: bool) -> Callable[[], str | None]:
     entry = _waiter.get(token)
     if entry is None:
         _waiter.clear()   # a worker process outlives runs: keep only this run's
-        entry = _waiter[token] = [control.wait_stopped.remote(), 0.0, None]
-    if entry[2] is None:   # a job that starts after a stop (it waited for a core) sees it
-        entry[2] = ray.get(control.stop_reason.remote(False))
-        entry[1] = time.monotonic() + STOP_POLL_S
+        entry = _waiter[token] = _Waiter(control.wait_stopped.remote())
+    if entry.reason is None:   # a job that starts after a stop (it waited for a core) sees it
+        entry.reason = ray.get(control.stop_reason.remote(False))
+        entry.next_look = time.monotonic() + STOP_POLL_S
 
-    def stop() -> str | None:
-        if entry[2] is None and time.monotonic() >= entry[1]:
-            ready, _ = ray.wait([entry[0]], timeout=0)
+    def stop() -> StopReason | None:
+        if entry.reason is None and time.monotonic() >= entry.next_look:
+            ready, _ = ray.wait([entry.stopped], timeout=0)
             if ready:
-                entry[2] = ray.get(entry[0]) or "stopped"
+                entry.reason = ray.get(entry.stopped)
             else:
-                entry[1] = time.monotonic() + STOP_POLL_S
-        return entry[2]
+                entry.next_look = time.monotonic() + STOP_POLL_S
+        return entry.reason
     return stop
 
 
-def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control, token: str,
+def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control: ControlHandle,
+             token: str,
              paid: bool, execute: Callable[..., JobOutcome]) -> JobOutcome:
     """The Ray task: play ``job`` into ``transcript`` (a path on the shared run directory)
     with ``execute`` (``execute_job``), its calls reported to and its stops asked of
@@ -241,7 +306,7 @@ def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control, token
     job_id = job.id
 
     def on_call(record: dict[str, Any]) -> None:
-        usd = (record.get("cost") or {}).get("usd") or 0.0
+        usd = call_cost(record)
         if usd:
             control.record.remote(job_id, usd)
 
@@ -253,7 +318,7 @@ class EpisodeHost:
     """A threaded Ray actor that plays model-bound jobs, many at once (``play_job`` in each
     of its threads)."""
 
-    def play(self, *args) -> JobOutcome:
+    def play(self, *args: Any) -> JobOutcome:
         return play_job(*args)
 
     def ready(self) -> bool:
@@ -293,9 +358,9 @@ class RayEpisodes:
 
         here = NodeAffinitySchedulingStrategy(ray.get_runtime_context().get_node_id(),
                                               soft=False)
-        self._control = ray.remote(RunControl).options(
+        self._control = cast(ControlHandle, ray.remote(RunControl).options(   # see _Method
             num_cpus=0, max_restarts=0, scheduling_strategy=here,
-            max_concurrency=10_000).remote(spent, spec.spend_cap_usd)
+            max_concurrency=10_000).remote(spent, spec.spend_cap_usd))
         self.meter = ClusterSpendMeter(self._control, spent, spec.spend_cap_usd, paid=paid)
         self._spec = ray.put(spec)
         self._token = uuid.uuid4().hex
@@ -305,26 +370,25 @@ class RayEpisodes:
         self._play = ray.remote(play_job).options(num_cpus=1, max_retries=0, name="play_job")
         self._threads = max(1, sum(spec.limit_for(provider_of(m)) for m in spec.models
                                    if m not in LOCAL_AGENTS))
-        self._hosts: list = []
+        self._hosts: list[HostHandle] = []
         self._next_host = 0
-        self._running: set = set()
-        self._on_hosts: set = set()
+        self._running: set[ObjectRef[JobOutcome]] = set()
+        self._on_hosts: set[ObjectRef[JobOutcome]] = set()
         self._stop, self._closed = stop, threading.Event()
         self._mirror = threading.Thread(target=self._mirror_stop, name="ray-stop-mirror",
                                         daemon=True)
         self._mirror.start()
 
     def _mirror_stop(self) -> None:
-        from .workers import STOPPED_BY_USER
-
         while not self._closed.is_set():
             if self._stop.wait(0.05):
                 self._control.stop.remote(STOPPED_BY_USER)
                 return
 
-    async def run(self, job: Job, transcript: Path, run_id: str, paid: bool) -> JobOutcome:
-        """Play ``job`` on the cluster; ``WORKER_LOST`` (with what the lost execution
-        spent) when its worker or node died, ``failed`` when the task itself raised; a model
+    async def run(self, job: Job, transcript: Path, run_id: str,
+                  paid: bool) -> JobOutcome | LostExecution:
+        """Play ``job`` on the cluster; a ``LostExecution`` (with what it spent) when its
+        worker or node died, ``failed`` when the task itself raised; a model
         job its restarting host refused before it began is sent again (module docstring)."""
         args = (job, self._spec, str(transcript), run_id, self._control, self._token, paid,
                 self._execute)
@@ -341,8 +405,9 @@ class RayEpisodes:
                 return outcome
         return outcome
 
-    async def _outcome(self, job: Job, ref, *, on_host: bool) -> tuple[JobOutcome, bool]:
-        """The outcome of the execution ``ref`` (``WORKER_LOST`` when its worker was lost),
+    async def _outcome(self, job: Job, ref: ObjectRef[JobOutcome], *,
+                       on_host: bool) -> tuple[JobOutcome | LostExecution, bool]:
+        """The outcome of the execution ``ref`` (a ``LostExecution`` when its worker was lost),
         and whether it was lost because its host refused the call while restarting."""
         from ray.exceptions import ActorUnavailableError, RayTaskError, TaskCancelledError
 
@@ -354,20 +419,20 @@ class RayEpisodes:
         except _lost_errors() as exc:
             spent = await self._control.live.remote(job.id)
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-            return JobOutcome(WORKER_LOST, cost_usd=spent or None,
-                              error=f"its Ray worker was lost ({type(exc).__name__}: "
-                                    f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
+            return LostExecution(cost_usd=spent or None,
+                                 error=f"its Ray worker was lost ({type(exc).__name__}: "
+                                       f"{first[:300]})"), isinstance(exc, ActorUnavailableError)
         except TaskCancelledError:
-            return JobOutcome("interrupted", error="aborted")
+            return JobOutcome("interrupted", error="aborted"), False
         except RayTaskError as exc:   # execute_job does not raise; unpickling, imports might
             cause = exc.cause if isinstance(exc.cause, BaseException) else exc
             return JobOutcome("failed", error=f"on its Ray worker: {type(cause).__name__}: "
-                                              f"{cause}")
+                                              f"{cause}"), False
         finally:
             self._running.discard(ref)
             self._on_hosts.discard(ref)
 
-    async def _host_back(self, host) -> bool:
+    async def _host_back(self, host: HostHandle) -> bool:
         """Whether ``host`` answers again within ``HOST_RESTART_WAIT_S`` (False: it is dead
         for good, its restarts spent, or still restarting at the deadline)."""
         from ray.exceptions import ActorUnavailableError, GetTimeoutError, RayActorError
@@ -386,16 +451,19 @@ class RayEpisodes:
             except (RayActorError, GetTimeoutError, asyncio.TimeoutError):
                 return False
 
-    def _host(self):
+    def _host(self) -> HostHandle:
         """The next episode host, round robin; one per node, made at the first model job."""
         import ray
 
         if not self._hosts:
-            nodes = sum(1 for node in ray.nodes() if node.get("Alive"))
+            # ray.nodes has no annotations (a list of dicts, one per node)
+            found: list[dict[str, Any]] = ray.nodes()   # type: ignore[no-untyped-call]
+            nodes = sum(1 for node in found if node.get("Alive"))
             host = ray.remote(EpisodeHost).options(
                 num_cpus=0, max_concurrency=self._threads, max_restarts=MAX_LOST_EXECUTIONS,
                 max_task_retries=0, scheduling_strategy="SPREAD")
-            self._hosts = [host.remote() for _ in range(max(1, nodes))]
+            self._hosts = [cast(HostHandle, host.remote())   # see _Method
+                           for _ in range(max(1, nodes))]
         self._next_host = (self._next_host + 1) % len(self._hosts)
         return self._hosts[self._next_host]
 
@@ -410,5 +478,5 @@ class RayEpisodes:
             for ref in list(self._running - self._on_hosts):
                 ray.cancel(ref, force=True)
         for host in self._hosts:
-            ray.kill(host)
-        ray.kill(self._control)
+            _kill(host)
+        _kill(self._control)

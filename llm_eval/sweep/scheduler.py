@@ -57,7 +57,8 @@ from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from types import FrameType
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..atomic import write_atomic
 from ..errors import LlmEvalError
@@ -67,14 +68,17 @@ from ..transcripts.io import TRANSCRIPT_SUFFIXES, job_of, transcript_name
 from .job import JobOutcome, execute_job
 from .progress import Progress
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, executor_fields, job_id, provider_of
+from .spend import STOPPED_BY_USER, Meter, SpendMeter, StopReason, spend_cap_reached
 from .workers import (
-    STOPPED_BY_USER,
     WORKER_HINT,
     EpisodeProcesses,
     can_start_workers,
     default_processes,
     longest_first,
 )
+
+if TYPE_CHECKING:
+    from ..pricing import PriceBook
 
 __all__ = ["run_sweep", "run_sweep_async", "resume", "check_ready", "unpriced_models",
            "RunReport", "TRANSCRIPTS_DIR", "ATTEMPTS_DIR", "SPEC_FILE"]
@@ -84,7 +88,7 @@ ATTEMPTS_DIR = "attempts"
 FREE_PROVIDERS = ("local", "replay")   # no spend: a spend cap does not hold them back
 
 
-def _finished_outcome(path: Path, job: str, book=None) -> JobOutcome | None:
+def _finished_outcome(path: Path, job: str, book: PriceBook | None = None) -> JobOutcome | None:
     """The outcome recorded in a job's transcript if its episode finished (a score, then
     ``end`` done) but the process died before the store heard of it; else None. The
     transcript is read as a stream, keeping only the calls' usage and cost."""
@@ -93,8 +97,10 @@ def _finished_outcome(path: Path, job: str, book=None) -> JobOutcome | None:
 
     if not path.is_file():
         return None
-    first = last = score = None
-    calls: list[dict] = []
+    first: Any = None   # events, each of transcripts.events.Event
+    last: Any = None
+    score: Any = None
+    calls: list[dict[str, Any]] = []
     try:
         for event in TranscriptStream(path, expand=False):
             if first is None:
@@ -161,7 +167,7 @@ class RunReport:
         return out
 
 
-def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
+def run_sweep(spec: Sweep, run_dir: str | Path, **options: Any) -> RunReport:
     """Run (or finish) ``spec`` in ``run_dir`` (module docstring; ``options`` as for
     ``run_sweep_async``)."""
     return asyncio.run(run_sweep_async(spec, run_dir, **options))
@@ -169,7 +175,7 @@ def run_sweep(spec: Sweep, run_dir: str | Path, **options) -> RunReport:
 
 def resume(run_dir: str | Path, *, spend_cap: float | None = None,
            prices: str | None = None, executor: str | None = None,
-           ray_address: str | None = None, **kwargs) -> list[RunReport]:
+           ray_address: str | None = None, **kwargs: Any) -> list[RunReport]:
     """Finish every run recorded in ``run_dir`` that has a job not done (its ``fatal`` jobs run
     again only with ``retry_fatal=True``, passed on to ``run_sweep``), oldest first, each
     with the spec it was last run with (a job done by one of them is adopted by the others),
@@ -288,17 +294,19 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
         report.skipped = [r.id for r in store.jobs(run_id, "done")]
         report.held = [r.id for r in store.jobs(run_id, FATAL)]
         queued = longest_first(store.jobs(run_id, "queued"))
-        meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
+        meter: Meter = SpendMeter(store.total_cost(run_id), spec.spend_cap_usd)
         limits: dict[str, asyncio.Semaphore] = {}
         progress.begin(total=len(jobs), done=len(report.skipped), spent=meter.total(),
                        fatal=len(report.held))
 
-        def stop_reason(paid: bool = True) -> str | None:
+        def stop_reason(paid: bool = True) -> StopReason | None:
             if stop.is_set():
                 return STOPPED_BY_USER
-            if paid and meter.reached():   # the local agents and replays spend nothing
+            cap = spec.spend_cap_usd
+            # the local agents and replays spend nothing; a meter is reached only under a cap
+            if paid and cap is not None and meter.reached():
                 report.stopped_by_spend_cap = True
-                return spend_cap_reason(spec.spend_cap_usd)
+                return spend_cap_reached(cap)
             return None
 
         def in_process(job: Job) -> bool:
@@ -326,7 +334,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 try:
                     if cluster is not None:
                         outcome = await on_cluster(job, relative, row.executions, paid)
-                    elif in_process(job):
+                    elif pool is not None and in_process(job):
                         outcome = await asyncio.wrap_future(
                             pool.submit(job, spec, run_dir / relative, run_id))
                     else:
@@ -339,8 +347,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 except Exception as exc:   # execute_job does not raise; a replacement might
                     outcome = JobOutcome("failed", error=f"{type(exc).__name__}: {exc}")
                 meter.settle(job.id, outcome.cost_usd)
-                if outcome.status == "interrupted" and spec.spend_cap_usd is not None and \
-                        outcome.error == spend_cap_reason(spec.spend_cap_usd):
+                if outcome.status == "interrupted" and outcome.stopped_by == "spend_cap":
                     report.stopped_by_spend_cap = True   # said by a Ray worker's control
                 if outcome.status == "done":
                     store.finish(run_id, job.id, score=outcome.score,
@@ -358,7 +365,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
         queued_jobs = [jobs.get(r.id) or Job(r.id, r.settings) for r in queued]
         cluster = None
         if spec.executor == "ray":
-            from .ray_executor import MAX_LOST_EXECUTIONS, WORKER_LOST, RayEpisodes
+            from .ray_executor import MAX_LOST_EXECUTIONS, LostExecution, RayEpisodes
 
             cluster = RayEpisodes(spec, stop, spent=meter.total(), execute=execute,
                                   paid=any(provider_of(m) not in FREE_PROVIDERS
@@ -372,7 +379,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                 lost = 0
                 while True:
                     outcome = await cluster.run(job, run_dir / relative, run_id, paid)
-                    if outcome.status != WORKER_LOST:
+                    if not isinstance(outcome, LostExecution):
                         return outcome
                     finished = _finished_outcome(run_dir / relative, job.id, spec.price_book())
                     if finished is not None:   # lost after its episode ended: not run again
@@ -387,7 +394,7 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
                     reason = stop_reason(paid)
                     if reason:   # stopped meanwhile: back in the queue, as if interrupted
                         return JobOutcome("interrupted", cost_usd=outcome.cost_usd,
-                                          error=reason)
+                                          error=reason.text, stopped_by=reason.cause)
                     meter.settle(job.id, outcome.cost_usd)
                     store.stopped(run_id, job.id, outcome.error or "",
                                   cost_usd=outcome.cost_usd)
@@ -419,7 +426,8 @@ async def _run_locked(spec: Sweep, run_dir: Path, *, execute: Callable[..., JobO
     return report
 
 
-def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> int:
+def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job],
+               execute: Callable[..., JobOutcome]) -> int:
     """How many worker processes the local jobs get: ``processes`` when given, else one
     per core up to the local limit and the number of jobs; 0 (threads) when that is one,
     when ``execute`` is not ``execute_job``, or when workers cannot start (``__main__`` is
@@ -433,43 +441,6 @@ def _pool_size(processes: int | None, spec: Sweep, jobs: list[Job], execute) -> 
     return size if size > 1 else 0
 
 
-def spend_cap_reason(cap: float) -> str:
-    """Why no paid job starts and running episodes stop: the spend cap was reached."""
-    return f"the spend cap (${cap:g}) was reached"
-
-
-class SpendMeter:
-    """What the run has spent: the store's total when it started, plus every model call's
-    cost as it is recorded (worker threads report calls; the scheduler settles a job's
-    cost when it ends). ``reached()`` once the total is at the cap."""
-
-    def __init__(self, spent: float, cap: float | None) -> None:
-        self.cap = cap
-        self._settled = spent
-        self._live: dict[str, float] = {}
-        self._lock = threading.Lock()
-
-    def job(self, job: str) -> Callable[[dict], None]:
-        """The ``on_call`` listener of one running job."""
-        def on_call(record: dict) -> None:
-            usd = (record.get("cost") or {}).get("usd") or 0.0
-            with self._lock:
-                self._live[job] = self._live.get(job, 0.0) + usd
-        return on_call
-
-    def settle(self, job: str, cost: float | None) -> None:
-        with self._lock:
-            live = self._live.pop(job, 0.0)
-            self._settled += cost if cost is not None else live
-
-    def total(self) -> float:
-        with self._lock:
-            return self._settled + sum(self._live.values())
-
-    def reached(self) -> bool:
-        return self.cap is not None and self.total() >= self.cap
-
-
 class _sigint_stops:
     """While the run goes, the first Ctrl-C sets ``stop`` (no new job starts, running episodes
     end before their next model call and go back to the queue); a second one interrupts at
@@ -478,18 +449,18 @@ class _sigint_stops:
     def __init__(self, stop: threading.Event, enabled: bool, report: RunReport) -> None:
         self.stop, self.report = stop, report
         self.enabled = enabled and threading.current_thread() is threading.main_thread()
-        self.previous = None
+        self.previous: Callable[[int, FrameType | None], Any] | int | None = None
 
     def __enter__(self) -> None:
         if self.enabled:
             self.previous = signal.signal(signal.SIGINT, self._first)
 
-    def _first(self, signum, frame) -> None:
+    def _first(self, signum: int, frame: FrameType | None) -> None:
         self.stop.set()
         signal.signal(signal.SIGINT, signal.default_int_handler)
         print("\nstopping: running episodes end before their next model call "
               "(Ctrl-C again to abort at once)", file=sys.stderr, flush=True)
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self.enabled:
             signal.signal(signal.SIGINT, self.previous)

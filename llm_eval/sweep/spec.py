@@ -72,7 +72,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import yaml
 from pydantic import (
@@ -95,6 +95,11 @@ from ..tasks.models import FAMILIES
 from ..vocabulary import LOCAL_AGENTS, Family
 from ..worldtest.protocols import PROTOCOLS, WORLDTEST, ProtocolName
 from ..worldtest.protocols import protocol as protocol_profile
+
+if TYPE_CHECKING:
+    from ..pricing import PriceBook
+
+SettingPath = tuple[str | int, ...]   # a setting's path in a spec: mapping keys, list indexes
 
 __all__ = ["Sweep", "Budgets", "Job", "SpecError", "job_id", "provider_of", "JOB_SETTINGS_VERSION",
            "LOCAL_AGENTS", "MAX_JOBS", "HUMAN_PREFIX", "is_human", "plays_without_model",
@@ -182,7 +187,7 @@ class Budgets(_Strict):
     @field_validator("interaction_steps", "thinking_budget", "max_output_tokens", "history",
                      "tool_calls_per_episode", "tool_calls_per_turn")
     @classmethod
-    def _positive(cls, values: list) -> list:
+    def _positive(cls, values: list[Any]) -> list[Any]:
         for v in values:
             if isinstance(v, int) and not isinstance(v, bool) and v < 1:
                 raise ValueError(f"must be at least 1, got {v}")
@@ -348,10 +353,11 @@ class Sweep(_Strict):
         from ..suites import SuiteError, load_suite
 
         suite = load_suite(self.suite)
-        chosen = [e for e in suite.tasks if e.world in self.worlds and e.family in self.families]
+        worlds = self.chosen_worlds
+        chosen = [e for e in suite.tasks if e.world in worlds and e.family in self.families]
         if not chosen:
             raise SuiteError(f"suite {suite.name} has no task of worlds "
-                             f"{', '.join(self.worlds)} and families {', '.join(self.families)}")
+                             f"{', '.join(worlds)} and families {', '.join(self.families)}")
         for entry in chosen:
             suite.verify(entry.id)
         return self
@@ -499,16 +505,24 @@ class Sweep(_Strict):
             raise ValueError(str(exc)) from None
         return value
 
-    def price_book(self):
+    @property
+    def chosen_worlds(self) -> list[str]:
+        """``worlds`` once validated: never None (``_worlds`` fills it in or refuses)."""
+        worlds = self.worlds
+        assert worlds is not None, "a validated sweep names its worlds"
+        return worlds
+
+    def price_book(self) -> PriceBook:
         """The prices of this sweep's calls: LiteLLM's map, under ``prices`` if given (or the
         book ``with_prices`` gave)."""
         if self._book is not None:
-            return self._book
+            given: PriceBook = self._book
+            return given
         from ..pricing import book_for
 
         return book_for(self.prices)
 
-    def with_prices(self, book) -> Sweep:
+    def with_prices(self, book: PriceBook) -> Sweep:
         """This sweep pricing its calls with ``book`` (a ``PriceBook``): a replay charges a
         job the prices its run charged (``llm_eval.replay``). The book is in no setting: it
         changes no job id and no digest."""
@@ -540,7 +554,7 @@ class Sweep(_Strict):
     # -- reading ---------------------------------------------------------------------------------
     @classmethod
     def from_data(cls, data: Any, source: str = "<spec>",
-                  line_of: Callable[[tuple], int | None] | None = None) -> Sweep:
+                  line_of: Callable[[SettingPath], int | None] | None = None) -> Sweep:
         """Validate ``data``; errors name ``source``, the field and, given ``line_of`` (the
         line of a field's path in the source), its line."""
         if not isinstance(data, dict):
@@ -629,7 +643,7 @@ class Sweep(_Strict):
         """What multiplies the job count: each field's number of values (``repeats``: its
         value); ``model_variants`` is the product of the settings only a model reads."""
         b = self.budgets
-        return {"models": len(self.models), "worlds": len(self.worlds),
+        return {"models": len(self.models), "worlds": len(self.chosen_worlds),
                 "families": len(self.families),
                 "budgets.interaction_steps": len(b.interaction_steps), "seeds": len(self.seeds),
                 "repeats": self.repeats, "prompts": len(self.prompts),
@@ -652,7 +666,7 @@ class Sweep(_Strict):
         return per_model * sum(1 if plays_without_model(m) else variants for m in self.models)
 
     def check_size(self, source: str = "<spec>",
-                   line_of: Callable[[tuple], int | None] | None = None) -> None:
+                   line_of: Callable[[SettingPath], int | None] | None = None) -> None:
         """Refuse a sweep of more than ``MAX_JOBS`` jobs before it is expanded (which would
         take minutes and then run out of memory); the error names the largest factor."""
         count = self.job_count()
@@ -677,8 +691,9 @@ class Sweep(_Strict):
         self.check_size()
         from ..tasks.store import dump_task, load_task
 
-        tasks = {}
-        found = {}
+        tasks: dict[tuple[str, Family], tuple[str, str, str | None]] = {}
+        found: dict[tuple[str, str], tuple[Any, str]] = {}
+        located: str | None
         suite = None
         if self.suite is not None:
             from ..suites import load_suite
@@ -691,7 +706,7 @@ class Sweep(_Strict):
                 for task in load_tasks(path):
                     located = str(Path(task.root) / f"{task.id}.json")
                     found.setdefault((task.world, task.family), (task, located))
-        for world, family in itertools.product(self.worlds, self.families):
+        for world, family in itertools.product(self.chosen_worlds, self.families):
             if self.tasks:
                 if (world, family) not in found:
                     continue        # an imported environment need not have every family
@@ -723,6 +738,7 @@ class Sweep(_Strict):
             if self.protocol != WORLDTEST.name:   # the default is not written: old ids stay
                 base["protocol"] = self.protocol
             base |= harness
+            variants: list[dict[str, Any]]
             if plays_without_model(model):
                 variants = [{}]
             else:
@@ -801,7 +817,7 @@ def provider_of(model: str) -> str:
         return "human"
     if is_mcp(model):
         return "mcp"
-    from llm_eval.adapters import parse_model
+    from llm_eval.adapters.registry import parse_model
 
     return parse_model(model).provider
 
@@ -819,7 +835,8 @@ class Job:
 
     @property
     def model(self) -> str:
-        return self.settings["model"]
+        model: str = self.settings["model"]
+        return model
 
     @property
     def provider(self) -> str:
@@ -828,7 +845,8 @@ class Job:
     @property
     def agent_seed(self) -> int:
         """The random agent's seed (and a model's sampling seed is left unset)."""
-        return self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE
+        seed: int = self.settings["seed"] + self.settings["repeat"] * REPEAT_SEED_STRIDE
+        return seed
 
 
 class _SpecLoader(BoundedLoader):
@@ -840,10 +858,10 @@ class _SpecLoader(BoundedLoader):
         super().__init__(stream)
         self.counter = _JobCounter()
 
-    def on_node(self, path: tuple, node: yaml.Node) -> None:
+    def on_node(self, path: SettingPath, node: yaml.Node) -> None:
         self.counter.see(path, node, self)
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
         seen: dict[Any, int] = {}
         for key_node, _ in node.value:
             key = self.construct_object(key_node, deep=True)
@@ -853,7 +871,8 @@ class _SpecLoader(BoundedLoader):
                     None, None, f"key {key!r} given twice (first on line {seen[key]})",
                     key_node.start_mark)
             seen.setdefault(key, line)
-        return super().construct_mapping(node, deep=deep)
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
 
 
 #: the settings that multiply the job count as the loader sees them: a list's distinct values
@@ -870,12 +889,13 @@ class _JobCounter:
     rest: ``job_count`` can only be larger."""
 
     def __init__(self) -> None:
-        self.values: dict[tuple, set] = {}
+        self.values: dict[SettingPath, set[Any]] = {}
         self.repeats = 1
 
-    def see(self, path: tuple, node: yaml.Node, loader: BoundedLoader) -> None:
+    def see(self, path: SettingPath, node: yaml.Node, loader: BoundedLoader) -> None:
         if not isinstance(node, yaml.ScalarNode):
             return
+        field: SettingPath
         if path == ("repeats",):
             if node.tag == "tag:yaml.org,2002:int":
                 self.repeats = max(1, int(loader.construct_yaml_int(node)))
@@ -894,7 +914,7 @@ class _JobCounter:
                               f"{MAX_JOBS:,}; split it into smaller sweeps", node.start_mark)
 
     def bound(self) -> tuple[int, str]:
-        n = {".".join(k): len(v) for k, v in self.values.items()}
+        n = {".".join(map(str, k)): len(v) for k, v in self.values.items()}
         n["repeats"] = self.repeats
         models = self.values.get(("models",), set())
         local = sum(1 for m in models if isinstance(m, str) and plays_without_model(m))
@@ -907,7 +927,7 @@ class _JobCounter:
         return count, shown
 
 
-def _yaml_line(tree: yaml.Node | None, loc: tuple) -> int | None:
+def _yaml_line(tree: yaml.Node | None, loc: SettingPath) -> int | None:
     """The 1-based line of the deepest node of the composed document ``tree`` on the path
     ``loc`` (mapping keys, sequence indices), or None if it has no such top-level key."""
     node = tree

@@ -26,30 +26,32 @@ import signal
 import threading
 import time
 from concurrent.futures import Future, ProcessPoolExecutor
+from multiprocessing.synchronize import Event as ProcessEvent
 from pathlib import Path
 
 from ..parallel import can_start_workers, default_processes, map_in_order, worker_context
+from ..runstore import JobRow
 from .job import JobOutcome, execute_job
 from .spec import Job, Sweep
+from .spend import STOPPED_BY_USER, StopReason
 
 __all__ = ["EpisodeProcesses", "default_processes", "can_start_workers", "longest_first",
            "map_in_order", "worker_context", "STOPPED_BY_USER", "WORKER_HINT"]
 
-STOPPED_BY_USER = "stopped by the user (Ctrl-C)"
 WORKER_HINT = ("a script that runs a sweep must guard its entry point with if __name__ == "
                "'__main__': (worker processes import it), or pass processes=0")
-_stop_event = None   # in a worker: the scheduler's stop, mirrored
+_stop_event: ProcessEvent | None = None   # in a worker: the scheduler's stop, mirrored
 
 
-def longest_first(rows: list) -> list:
+def longest_first(rows: list[JobRow]) -> list[JobRow]:
     """Queued jobs (store rows) in the order to start them: the oracle's planning episodes
     first, the rest as queued. A planning search is by far the longest local episode (about
     9 s for warehouse on this machine, most of a demo sweep's CPU, against well under a
     second for the others), and a long job started last leaves every other core idle at the
     end; started first, the short ones fill in around it."""
-    def heavy(row) -> bool:
+    def heavy(row: JobRow) -> bool:
         settings = row.settings
-        return settings.get("model") == "oracle" and settings.get("family") == "planning"
+        return bool(settings.get("model") == "oracle" and settings.get("family") == "planning")
 
     return sorted(rows, key=lambda row: not heavy(row))   # stable: queue order otherwise
 
@@ -80,14 +82,14 @@ def _end_with(scheduler_pid: int) -> None:
     threading.Thread(target=watch, name="scheduler-watch", daemon=True).start()
 
 
-def _start_worker(stop_event, scheduler_pid: int) -> None:
+def _start_worker(stop_event: ProcessEvent, scheduler_pid: int) -> None:
     global _stop_event
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with(scheduler_pid)
     _stop_event = stop_event
 
 
-def _stop() -> str | None:
+def _stop() -> StopReason | None:
     return STOPPED_BY_USER if _stop_event is not None and _stop_event.is_set() else None
 
 
@@ -118,7 +120,7 @@ class EpisodeProcesses:
                 self._mirrored.set()
                 return
 
-    def submit(self, job: Job, spec: Sweep, transcript: Path, run_id: str) -> Future:
+    def submit(self, job: Job, spec: Sweep, transcript: Path, run_id: str) -> Future[JobOutcome]:
         return self._pool.submit(run_job, job, spec, str(transcript), run_id)
 
     def close(self, *, abort: bool = False) -> None:

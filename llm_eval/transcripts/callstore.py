@@ -37,14 +37,14 @@ REDACTED = "[redacted]"
 @functools.lru_cache(maxsize=1024)
 def _secret_key(key: str) -> bool:
     """Whether ``scrub`` redacts the value under ``key`` (its rule, asked through it)."""
-    return scrub({key: 1}).get(key) == REDACTED
+    return bool(scrub({key: 1}).get(key) == REDACTED)
 
 
-def _stored(value: Any, cuts: list, where: str) -> Any:
+def _stored(value: Any, cuts: list[dict[str, Any]], where: str) -> Any:
     return cap_strings(scrub(value), cuts, where)
 
 
-def _stored_op(op: dict[str, Any], cuts: list, where: str) -> dict[str, Any]:
+def _stored_op(op: dict[str, Any], cuts: list[dict[str, Any]], where: str) -> dict[str, Any]:
     """A patch with what it adds scrubbed and capped (what it copies already was)."""
     kind, body = next(iter(op.items()))
     if kind == "set":
@@ -121,7 +121,8 @@ class CallExpander:
 
     def expand(self, index: int, request: dict[str, Any] | None,
                request_patch: dict[str, Any] | None, response: dict[str, Any],
-               raw_request_patch: dict[str, Any] | None) -> tuple[dict, dict]:
+               raw_request_patch: dict[str, Any] | None
+               ) -> tuple[dict[str, Any], dict[str, Any]]:
         """The whole request and the response with its whole ``raw_request`` of the call
         ``index`` (``PatchError`` if a patch's base is not the call before or does not fit)."""
         if request is not None:

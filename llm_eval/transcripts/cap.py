@@ -59,9 +59,9 @@ def cap_strings(value: Any, cuts: list[dict[str, Any]], where: str = "") -> Any:
     when nothing was cut."""
     kind = type(value)
     if kind is str:
-        if len(value) <= CAP_CHARS:
-            return value
         capped, cut = cap_text(value)
+        if cut is None:   # short enough
+            return value
         cuts.append({"path": where, **cut})
         return capped
     if kind is dict:

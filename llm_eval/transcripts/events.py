@@ -18,15 +18,17 @@ Both are read; a reader that expands (``io.TranscriptStream``) gives every call 
 from __future__ import annotations
 
 from datetime import datetime, timezone
-from typing import Annotated, Any, Literal, Union
+from typing import Annotated, Any, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from ..runstore import EndStatus
 
 __all__ = ["SCHEMA_VERSION", "READ_VERSIONS", "Event", "Header", "PhaseStart",
            "ObservationEvent", "ModelCall", "ToolCallEvent", "ActionEvent", "PhaseEnd", "Score",
            "InfrastructureErrorEvent", "ContextExhaustedEvent", "End", "parse_event", "now"]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION: Final = 2
 READ_VERSIONS = (1, 2)   # the schema versions this program reads
 
 
@@ -183,7 +185,7 @@ class ContextExhaustedEvent(_Event):
 
 class End(_Event):
     type: Literal["end"] = "end"
-    status: Literal["done", "failed", "infra_error", "fatal", "interrupted"]
+    status: EndStatus
     error: str | None = None
 
 
@@ -192,9 +194,10 @@ Event = Annotated[Union[Header, PhaseStart, ObservationEvent, ModelCall, ToolCal
                         ContextExhaustedEvent, End],
                   Field(discriminator="type")]
 
-_ADAPTER: TypeAdapter = TypeAdapter(Event)
+_ADAPTER: TypeAdapter[Event] = TypeAdapter(Event)
 
 
-def parse_event(data: dict[str, Any]):
-    """A JSON object to its event (pydantic ``ValidationError`` if it is not one)."""
+def parse_event(data: dict[str, Any]) -> Any:
+    """A JSON object to its event, one of ``Event`` (pydantic ``ValidationError`` if it is not
+    one). Typed Any: its readers pick an event's fields by its ``type``."""
     return _ADAPTER.validate_python(data)

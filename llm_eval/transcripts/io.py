@@ -27,13 +27,13 @@ import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from pydantic import BaseModel, ValidationError
 
 from ..errors import LlmEvalError
 from .callstore import CallExpander, PatchError
-from .events import READ_VERSIONS, parse_event
+from .events import READ_VERSIONS, Header, parse_event
 
 __all__ = ["TranscriptWriter", "TranscriptError", "Transcript", "TranscriptStream",
            "read_transcript", "transcript_files", "transcript_name", "job_of",
@@ -136,7 +136,7 @@ class _BadStream(Exception):
     """The compressed stream is corrupt (not merely cut short)."""
 
 
-def _chunks(file) -> Iterator[bytes]:
+def _chunks(file: IO[bytes]) -> Iterator[bytes]:
     """The bytes of ``file``, decompressed if it is gzip (a stream cut short ends early)."""
     head = file.read(2)
     if head != _GZIP_MAGIC:
@@ -165,7 +165,7 @@ def _chunks(file) -> Iterator[bytes]:
                 data = b""
 
 
-def _lines(path: Path, file) -> Iterator[tuple[int, bytes, bool]]:
+def _lines(path: Path, file: IO[bytes]) -> Iterator[tuple[int, bytes, bool]]:
     """(line number, line without its newline, whether the newline was there)."""
     number = 0
     parts: list[bytes] = []
@@ -274,15 +274,17 @@ class Transcript:
     """The events of one transcript; ``torn`` is the line number of a torn last line, if any."""
 
     path: Path
-    events: tuple
+    events: tuple[Any, ...]   # each one of events.Event (read by its type, as of_type does)
     torn: int | None = None
 
-    def of_type(self, kind: str) -> list:
+    def of_type(self, kind: str) -> list[Any]:
+        """The events of type ``kind`` (each of that type's event class)."""
         return [e for e in self.events if e.type == kind]
 
     @property
-    def header(self):
-        return self.events[0] if self.events and self.events[0].type == "header" else None
+    def header(self) -> Header | None:
+        first = self.events[0] if self.events else None
+        return first if isinstance(first, Header) else None
 
     @property
     def complete(self) -> bool:

@@ -29,6 +29,7 @@ __all__ = ["PatchChain", "PatchError", "apply", "KEEP"]
 
 KEEP: dict[str, Any] = {"keep": True}
 _MISSING = object()
+KeyPath = tuple[str, ...]   # the keys from a value down to a list in it
 
 
 class PatchError(ValueError):
@@ -48,12 +49,12 @@ class PatchChain:
 
     def __init__(self) -> None:
         self.base: Any = _MISSING
-        self._keys: dict[tuple, list[str]] = {}   # list path -> its items' JSON, of the base
+        self._keys: dict[KeyPath, list[str]] = {}   # list path -> its items' JSON, of the base
 
     def encode(self, value: Any) -> dict[str, Any] | None:
         if self.base is _MISSING:
             patch = None
-            keys: dict[tuple, list[str]] = {}
+            keys: dict[KeyPath, list[str]] = {}
         else:
             keys = {}
             patch = _diff(self.base, value, (), self._keys, keys)
@@ -63,7 +64,8 @@ class PatchChain:
         return patch
 
 
-def _diff(base: Any, value: Any, path: tuple, old: dict, new: dict) -> dict[str, Any]:
+def _diff(base: Any, value: Any, path: KeyPath, old: dict[KeyPath, list[str]],
+          new: dict[KeyPath, list[str]]) -> dict[str, Any]:
     kind = type(value)
     if kind is dict and type(base) is dict:
         ops: dict[str, Any] = {}
@@ -91,7 +93,7 @@ def _diff(base: Any, value: Any, path: tuple, old: dict, new: dict) -> dict[str,
     return {"set": value}
 
 
-def _pieces(base_keys: list[str], keys: list[str], value: list) -> list[dict[str, Any]]:
+def _pieces(base_keys: list[str], keys: list[str], value: list[Any]) -> list[dict[str, Any]]:
     """``value`` as copied runs of the base and added items (greedy: a run goes on while the
     next item is the base's next one; a new run starts at the item's first place in the base)."""
     pieces: list[dict[str, Any]] = []
@@ -111,8 +113,8 @@ def _pieces(base_keys: list[str], keys: list[str], value: list) -> list[dict[str
             continue
         if first is None:
             first = {}
-            for j, k in enumerate(base_keys):
-                first.setdefault(k, j)
+            for at, k in enumerate(base_keys):
+                first.setdefault(k, at)
         j = first.get(key)
         if j is None:
             flush_run()

@@ -10,10 +10,12 @@ observations and actions, ``on_call`` for model calls (as the agent stored them:
 from __future__ import annotations
 
 import base64
-from typing import Any
+from typing import Any, Protocol
 
 from llm_eval.adapters.classify import scrub
+from llm_eval.adapters.types import Request
 
+from ..runstore import EndStatus
 from .events import (
     ActionEvent,
     ContextExhaustedEvent,
@@ -28,7 +30,22 @@ from .events import (
 )
 from .io import TranscriptWriter
 
-__all__ = ["EpisodeRecorder"]
+__all__ = ["EpisodeRecorder", "ScoredEpisode"]
+
+
+class ScoredEpisode(Protocol):
+    """What ``score`` records of an episode's result (``worldtest.episode.EpisodeResult``)."""
+
+    @property
+    def score(self) -> float: ...
+
+    @property
+    def raw_reward(self) -> float: ...
+
+    @property
+    def family(self) -> str: ...
+
+    def to_dict(self, *, steps: bool = True) -> dict[str, Any]: ...
 
 
 class EpisodeRecorder:
@@ -60,19 +77,19 @@ class EpisodeRecorder:
                                            reward=data["reward"]))
 
     # -- the LLM agent's on_call -----------------------------------------------------------------
-    def on_call(self, record: dict[str, Any], request) -> None:
+    def on_call(self, record: dict[str, Any], request: Request) -> None:
         """Write one model call; the images of ``request`` go to ``images/`` by hash."""
         hashes = []
         for message in request.messages:
             for part in message.parts:
-                if getattr(part, "type", None) == "image":
+                if part.type == "image":
                     suffix = "." + part.media_type.split("/")[-1]
                     hashes.append(self.writer.image(base64.b64decode(part.data), suffix))
-        fields = {k: record.get(k) for k in ("index", "phase", "step", "request_hash",
-                                             "request", "request_patch", "response",
-                                             "raw_request_patch", "usage", "cost",
-                                             "latency_s", "attempts", "action",
-                                             "invalid_reply")}
+        fields: dict[str, Any] = {
+            k: record.get(k) for k in ("index", "phase", "step", "request_hash", "request",
+                                       "request_patch", "response", "raw_request_patch",
+                                       "usage", "cost", "latency_s", "attempts", "action",
+                                       "invalid_reply")}
         self.writer.write(ModelCall(**fields, truncated=record.get("truncated") or [],
                                     images=hashes))
         self.model_calls += 1
@@ -82,7 +99,7 @@ class EpisodeRecorder:
         self.writer.write(ToolCallEvent(**scrub(record)))
 
     # -- the outcome -----------------------------------------------------------------------------
-    def score(self, result) -> None:
+    def score(self, result: ScoredEpisode) -> None:
         self.writer.write(Score(score=result.score, raw_reward=result.raw_reward,
                                 family=result.family, result=result.to_dict(steps=False)))
 
@@ -96,5 +113,5 @@ class EpisodeRecorder:
         """The call the provider refused for its length (the LLM agent's ``refusal``)."""
         self.writer.write(ContextExhaustedEvent(**refusal))
 
-    def end(self, status: str, error: str | None = None) -> None:
+    def end(self, status: EndStatus, error: str | None = None) -> None:
         self.writer.write(End(status=status, error=scrub(error) if error else None))
