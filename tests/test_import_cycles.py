@@ -19,8 +19,6 @@ from test_layers import ROOTS, imports, modules
 
 #: Cycles still to break, each the set of its modules.
 KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset({
-    # the scheduler picks the Ray executor at run time; the executor uses the scheduler's jobs
-    frozenset({"llm_eval.sweep.ray_executor", "llm_eval.sweep.scheduler"}),
     # the protocol profiles build their phases at run time; every phase's observation names
     # its protocol (worldtest.protocols -> phases -> observation -> protocols)
     frozenset({f"llm_eval.worldtest.{name}" for name in (
