@@ -30,10 +30,11 @@ form (tests serialise it and search it for hidden text).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
-from ..vocabulary import FAMILIES
+from ..vocabulary import FAMILIES, PhaseName
 from .commands import ActionForm
 from .protocols import ProtocolName
 
@@ -137,7 +138,7 @@ class Picture:
 class Observation:
     """One step's view of the episode (see the module docstring)."""
 
-    phase: str
+    phase: PhaseName
     family: str | None          # None in the interaction phase: the test is not revealed
     step: int
     budget_left: int
@@ -166,7 +167,7 @@ class Observation:
         return next((f for f in self.actions if f.kind == kind), None)
 
     def to_dict(self) -> dict:
-        data = {"phase": self.phase, "family": self.family, "step": self.step,
+        data: dict[str, Any] = {"phase": self.phase, "family": self.family, "step": self.step,
                 "budget_left": self.budget_left, "frame": _rows(self.frame),
                 "background": self.frame.background,
                 "actions": [form.to_dict() for form in self.actions],
@@ -189,7 +190,8 @@ class Observation:
 
     def summary(self) -> dict:
         """A short record for episode logs: no grids, only where the agent was."""
-        data = {"phase": self.phase, "step": self.step, "budget_left": self.budget_left}
+        data: dict[str, Any] = {"phase": self.phase, "step": self.step,
+                                "budget_left": self.budget_left}
         if self.invalid:
             data["invalid"] = self.invalid
         if self.message:
