@@ -158,7 +158,8 @@ class _Refused(Exception):
 
 
 def text_of(result: CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content)
+    # every result is made by _result: text blocks only
+    return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
 def _result(text: str, data: dict[str, Any], *, error: bool = False) -> CallToolResult:
@@ -202,8 +203,10 @@ class _Tools:
         left = self.count - player.position - 1
         outcome = player.episode.outcome if player.episode is not None else None
         failed = outcome is not None and outcome.status != "done"
-        how = (f"could not be played to its end ({outcome.status}: {outcome.error}); it is "
-               f"recorded, unscored" if failed else "has ended and is recorded")
+        how = "has ended and is recorded"
+        if outcome is not None and failed:
+            how = (f"could not be played to its end ({outcome.status}: {outcome.error}); it is "
+                   f"recorded, unscored")
         text = (f"The episode of task {player.position + 1} of {self.count} {how}. "
                 + (f"{left} more task{'s' if left != 1 else ''}: call observe to begin the "
                    f"next one." if left else "That was the last task: there is nothing more "
@@ -213,13 +216,13 @@ class _Tools:
 
     def _shown(self, player: Player, turn: Turn, *, instructions: bool = False,
                error: str | None = None) -> CallToolResult:
-        if turn.ended:
+        obs = turn.observation
+        if turn.ended or obs is None:   # an episode that asks no action has ended (Turn)
             ended = self._ended(player)
             if error is None:
                 return ended
             return _result(f"Your last action was invalid: {error}\n\n{text_of(ended)}",
                            {**ended.structured_content, "invalid": error}, error=True)
-        obs = turn.observation
         first = player.shown_phase is None
         begun = instructions or obs.phase != player.shown_phase
         player.shown_phase = obs.phase

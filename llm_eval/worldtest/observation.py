@@ -159,6 +159,28 @@ class Observation:
     pictures: tuple[Picture, ...] = ()
 
     @property
+    def mfp_view(self) -> MFPView:
+        """``mfp``, the view of a masked-frame test (``ValueError`` in another phase)."""
+        if self.mfp is None:
+            raise ValueError(f"the {self.phase} phase's observation has no masked-frame view")
+        return self.mfp
+
+    @property
+    def cd_view(self) -> CDView:
+        """``cd``, the view of a change-detection test (``ValueError`` in another phase)."""
+        if self.cd is None:
+            raise ValueError(f"the {self.phase} phase's observation has no change-detection "
+                             "view")
+        return self.cd
+
+    @property
+    def planning_view(self) -> PlanningView:
+        """``planning``, the view of a planning test (``ValueError`` in another phase)."""
+        if self.planning is None:
+            raise ValueError(f"the {self.phase} phase's observation has no planning view")
+        return self.planning
+
+    @property
     def valid_actions(self) -> tuple[str, ...]:
         """The valid action forms as text, e.g. ``("click X Y (0 <= X <= 6, ...)", "left")``."""
         return tuple(form.text() for form in self.actions)
