@@ -100,6 +100,7 @@ from ..pricing import PriceBook, default_prices
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
+from ..vocabulary import PhaseName
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
 from ..worldtest.protocols import protocol as protocol_profile
@@ -138,7 +139,7 @@ class InvalidReply:
 class _Turn:
     """One observation and the reply to it."""
 
-    phase: str
+    phase: PhaseName
     text: str                       # the user text as sent (instructions, header, frame)
     standalone: str                 # the same, readable without the turn before it
     action: str = ""
@@ -341,7 +342,7 @@ class LLMAgent:
             toolbox.start_episode(self._harness)
         self.refusal = None
         self._turns: list[_Turn] = []
-        self._phase: str | None = None
+        self._phase: PhaseName | None = None
         self._own_scratchpad = Notes()   # its scratchpad when the notes tool is off (A6)
         self._instructions: dict[str, str] = {}
         self._seen: Frame | None = None

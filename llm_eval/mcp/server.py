@@ -45,6 +45,7 @@ from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent, ToolAnnotat
 
 from ..agents.human import HumanInputError
 from ..errors import ActionSyntaxError, LlmEvalError
+from ..vocabulary import PhaseName
 from ..worldtest.commands import parse_command
 from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
 from .episodes import (
@@ -87,7 +88,7 @@ class Player:
     client: str
     position: int = 0                    # the queue's task being played (or next)
     episode: McpEpisode | None = None
-    shown_phase: str | None = None       # the phase of the last observation shown
+    shown_phase: PhaseName | None = None   # the phase of the last observation shown
     lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
