@@ -55,6 +55,13 @@ class Action:
     def click(cls, x: int, y: int) -> Action:
         return cls("click", x, y)
 
+    @property
+    def point(self) -> tuple[int, int]:
+        """``(x, y)`` of a click (``ValueError`` for any other action)."""
+        if self.x is None or self.y is None:
+            raise ValueError(f"{self.kind} is not a click: it has no point")
+        return self.x, self.y
+
     def __str__(self) -> str:
         if self.kind == "click":
             return f"click {self.x} {self.y}"
@@ -139,7 +146,7 @@ def apply_action(interpreter: InputSink, action: Action) -> None:
     """Set the interpreter's input for the next tick (``noop`` sets nothing); does not step."""
     match action.kind:
         case "click":
-            interpreter.click(action.x, action.y)
+            interpreter.click(*action.point)
         case "left":
             interpreter.left()
         case "right":

@@ -43,13 +43,14 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     if mode not in ("w", "wb"):
         raise ValueError(f"atomic_open writes a whole file: mode 'w' or 'wb', not {mode!r}")
     target = Path(path)
-    text = {"encoding": encoding} if mode == "w" else {}
+    if mode == "wb":   # bytes: no encoding
+        encoding = None
     try:
         existing = target.stat()
     except FileNotFoundError:
         existing = None
     if existing is not None and not stat.S_ISREG(existing.st_mode):
-        with open(target, mode, **text) as out:   # a device or FIFO: write through it
+        with open(target, mode, encoding=encoding) as out:   # a device or FIFO: write through it
             yield out
         return
     temporary = target.with_name(f".{target.name}.{secrets.token_hex(4)}.tmp")
@@ -59,7 +60,7 @@ def atomic_open(path: str | os.PathLike, mode: str = "w", *,
     except OSError as exc:   # name the file asked for, not the temporary one
         raise type(exc)(exc.errno, exc.strerror, str(target)) from None
     try:
-        with open(fd, mode, **text) as out:
+        with open(fd, mode, encoding=encoding) as out:
             yield out
             out.flush()
             os.fsync(out.fileno())

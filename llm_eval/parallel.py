@@ -11,7 +11,10 @@ from __future__ import annotations
 import multiprocessing
 import os
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from functools import partial
+from typing import Any
 
 __all__ = ["default_processes", "can_start_workers", "map_in_order", "worker_context", "PRELOAD"]
 
@@ -69,11 +72,16 @@ def map_in_order(function, items, processes: int = 1, first=None, finished=None)
         futures = {i: pool.submit(function, items[i]) for i in order}
         if finished is not None:
             for i, future in futures.items():
-                future.add_done_callback(
-                    lambda done, item=items[i]: done.cancelled() or finished(item))
+                future.add_done_callback(partial(_report_finished, finished, items[i]))
         try:
             for i in range(len(items)):
                 yield futures[i].result()
         finally:
             for future in futures.values():
                 future.cancel()
+
+
+def _report_finished(finished: Callable[[Any], object], item: Any, done: Future) -> None:
+    """``finished(item)`` once its future is done, unless it was cancelled."""
+    if not done.cancelled():
+        finished(item)

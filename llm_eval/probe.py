@@ -35,8 +35,9 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from typing import Any
 
 from llm_eval.adapters import (
@@ -284,7 +285,7 @@ def _cost(outcomes: Sequence[_Outcome]) -> float | None:
     costs = [o.result.cost for o in outcomes if o.result is not None]
     if not costs or any(c is None for c in costs):
         return None
-    return round(sum(c.usd for c in costs), 10)
+    return round(sum(c.usd for c in costs if c is not None), 10)
 
 
 def _dropped_text(dropped: Mapping[str, str]) -> str:
@@ -467,11 +468,10 @@ async def check_model(settings: CheckSettings, *, policy: CallPolicy | None = No
         tools = _phase_tools(observations) if settings.tool_mode == "tools" else []
         first, basic = await _basic(p)
         features.append(first)
-        steps = []
-        steps += [(f"tools: {phase}", lambda ph=phase, t=t: _tools(p, ph, t))
-                  for phase, t in tools]
+        steps: list[tuple[str, Callable[[], Awaitable[FeatureResult]]]] = []
+        steps += [(f"tools: {phase}", partial(_tools, p, phase, t)) for phase, t in tools]
         main_tools = tools[0][1] if tools else ()
-        steps += [(_knob_name(b, e), lambda b=b, e=e: _thinking(p, b, e, main_tools))
+        steps += [(_knob_name(b, e), partial(_thinking, p, b, e, main_tools))
                   for b, e in settings.knobs]
         if settings.image:
             frame = observations.get("interaction") or next(iter(observations.values()))

@@ -35,8 +35,12 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import LlmEvalError
+
+if TYPE_CHECKING:   # POSIX only, like the sandbox; here for the rusage type
+    import resource
 
 __all__ = ["SandboxCaps", "SandboxResult", "SandboxUnavailable", "SandboxCapsError",
            "ALLOWED_MODULES", "run_python"]
@@ -313,7 +317,8 @@ def _pump(proc: subprocess.Popen, source: bytes, outputs: dict, quiet: dict,
     return stopped
 
 
-def _reap(proc: subprocess.Popen, deadline: float) -> tuple[int, object, str | None]:
+def _reap(proc: subprocess.Popen, deadline: float
+          ) -> tuple[int, resource.struct_rusage, str | None]:
     """Wait for the child, which may outlive its streams (a program can close them all and
     block): ``(wait status, rusage, "wall" if the guard had to kill it)``."""
     pause = 0.001

@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from ..vocabulary import PhaseName
 from .autumn_check import check_hypothesis
 from .history import History
 from .notes import MAX_NOTES_CHARS, Notes
@@ -70,7 +71,7 @@ class ToolRecord:
 
     index: int
     call_index: int
-    phase: str
+    phase: PhaseName
     step: int
     tool: str
     arguments: dict[str, Any]
@@ -191,7 +192,7 @@ class AgentToolbox:
     def records_ok_or_error(self) -> list[ToolRecord]:
         return [r for r in self.records if r.status != "refused"]
 
-    def call(self, name: str, arguments: dict[str, Any] | None, *, phase: str, step: int,
+    def call(self, name: str, arguments: dict[str, Any] | None, *, phase: PhaseName, step: int,
              call_index: int) -> ToolRecord:
         """Check the caps, run ``name`` (or take its recorded result), record it."""
         arguments = arguments if isinstance(arguments, dict) else {}

@@ -20,4 +20,6 @@ __all__ = ["Agent", "EpisodeStart", "Observation"]
 class Agent(Protocol):
     """Chooses an action for every observation; ``reset(start)`` is an optional hook."""
 
-    def act(self, observation: Observation) -> str: ...
+    def act(self, observation: Observation) -> object:
+        """The action text; anything else (not text) is an invalid action (module docstring)."""
+        ...

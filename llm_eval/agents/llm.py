@@ -100,6 +100,7 @@ from ..pricing import PriceBook, default_prices
 from ..render import check_format, render_compact, render_json, render_png
 from ..render.diff import render_diff
 from ..transcripts.callstore import CallEncoder
+from ..vocabulary import PhaseName
 from ..worldtest.episode import ContextExhausted
 from ..worldtest.observation import EpisodeStart, Observation
 from ..worldtest.protocols import protocol as protocol_profile
@@ -138,7 +139,7 @@ class InvalidReply:
 class _Turn:
     """One observation and the reply to it."""
 
-    phase: str
+    phase: PhaseName
     text: str                       # the user text as sent (instructions, header, frame)
     standalone: str                 # the same, readable without the turn before it
     action: str = ""
@@ -157,6 +158,8 @@ class _Turn:
 
 class LLMAgent:
     """An agent that asks a model for every action (see the module docstring)."""
+
+    refusal: dict[str, Any] | None   # the call refused for its length
 
     def __init__(self, model: str, *, rendering: str | tuple[str, ...] = "compact",
                  prompt_variant: str = "default",
@@ -334,11 +337,12 @@ class LLMAgent:
         # the protocol's profile says how turns read: the autumnbench protocol's observations
         # carry the harness's text, shown as it is
         self._harness = start is not None and protocol_profile(start.protocol).shows_harness_text
-        if getattr(self, "toolbox", None) is not None:
-            self.toolbox.start_episode(self._harness)
-        self.refusal: dict[str, Any] | None = None   # the call refused for its length
+        toolbox = getattr(self, "toolbox", None)   # None while __init__ has not set it
+        if toolbox is not None:
+            toolbox.start_episode(self._harness)
+        self.refusal = None
         self._turns: list[_Turn] = []
-        self._phase: str | None = None
+        self._phase: PhaseName | None = None
         self._own_scratchpad = Notes()   # its scratchpad when the notes tool is off (A6)
         self._instructions: dict[str, str] = {}
         self._seen: Frame | None = None
@@ -432,20 +436,20 @@ class LLMAgent:
                 return self.prompts.render("interaction", budget=obs.budget_left,
                                            actions=actions, grid_size=size)
             case "mfp":
-                view = obs.mfp
-                x, y, w, h = view.mask
+                mfp = obs.mfp_view
+                x, y, w, h = mfp.mask
                 mask = (f"x={x}, y={y}, width {w}, height {h} (columns {x}-{x + w - 1}, "
                         f"rows {y}-{y + h - 1})")
                 return self.prompts.render(
                     "mfp", budget=obs.budget_left, actions=actions, mask=mask,
-                    masked_from=view.masked_from, last_frame=len(view.frames) - 1,
-                    option_count=len(view.options), recording=self._recording(obs),
-                    options=_options_text(view.options))
+                    masked_from=mfp.masked_from, last_frame=len(mfp.frames) - 1,
+                    option_count=len(mfp.options), recording=self._recording(obs),
+                    options=_options_text(mfp.options))
             case "cd":
                 return self.prompts.render("cd", budget=obs.budget_left, actions=actions,
-                                           declare_after=obs.cd.declare_after)
+                                           declare_after=obs.cd_view.declare_after)
             case "planning":
-                view = obs.planning
+                view = obs.planning_view
                 by_colour: dict[str, list[tuple[int, int]]] = {}
                 for x, y in view.goal_cells:
                     by_colour.setdefault(view.goal.grid[y][x], []).append((x, y))
@@ -457,7 +461,7 @@ class LLMAgent:
 
     def _recording(self, obs: Observation) -> str:
         """The MFP recording: frame 0 in full, then each step's action and changes."""
-        view = obs.mfp
+        view = obs.mfp_view
         full = "json" if self.rendering == ("json",) else "compact"
         lines = [f"Recording: frame 0 of {len(view.frames) - 1}:",
                  render_json(view.frames[0]) if full == "json" else render_compact(view.frames[0])]
@@ -529,7 +533,7 @@ class LLMAgent:
 
     def _kept(self) -> int:
         """Index of the first turn kept in the request (the current turn is the last)."""
-        if self.history == "full":
+        if not isinstance(self.history, int):   # "full" ("auto" requests are cut by _request)
             return 0
         return max(0, len(self._turns) - 1 - self.history)
 
@@ -538,14 +542,16 @@ class LLMAgent:
             self._grid_size = obs.frame.size
         if self.history != "auto":
             return self._build(obs, self._kept())
+        window = self.context_window
+        assert window is not None   # __init__ sets it under "auto"
         request = self._build(obs, self._first)
-        if estimate_request(request) <= self.context_window * AUTO_SHARE:
+        if estimate_request(request) <= window * AUTO_SHARE:
             return request
         # a cut: the fewest oldest turns dropped that bring the request under AUTO_CUT
         low, high = self._first + 1, len(self._turns) - 1
         while low < high:
             middle = (low + high) // 2
-            if estimate_request(self._build(obs, middle)) <= self.context_window * AUTO_CUT:
+            if estimate_request(self._build(obs, middle)) <= window * AUTO_CUT:
                 high = middle
             else:
                 low = middle + 1
@@ -678,7 +684,9 @@ class LLMAgent:
 def prefix_stability(history: str | int) -> str:
     """How far each request repeats the previous one under ``history`` (module docstring):
     ``"whole"``, ``"between cuts"`` (auto) or ``"system and tools"`` (k turns)."""
-    return {"full": "whole", "auto": "between cuts"}.get(history, "system and tools")
+    if history == "full":
+        return "whole"
+    return "between cuts" if history == "auto" else "system and tools"
 
 
 def context_window_of(model: str, prices: PriceBook | None = None) -> int:

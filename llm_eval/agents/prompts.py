@@ -150,16 +150,16 @@ def load_prompts(variant: str = "default", root: Path | None = None) -> PromptSe
                               f"{', '.join('{' + u + '}' for u in unknown)}; known in "
                               f"{name}.md: {', '.join(sorted(PLACEHOLDERS[name]))}")
         texts[name] = text
-    for name, known in OPTIONAL.items():
+    for name, allowed in OPTIONAL.items():
         path = directory / f"{name}.md"
         if not path.is_file():
             continue
         text = path.read_text(encoding="utf-8")
-        unknown = sorted(_fields(text, path) - known)
+        unknown = sorted(_fields(text, path) - allowed)
         if unknown:
             raise PromptError(f"{path}: unknown placeholder(s) "
                               f"{', '.join('{' + u + '}' for u in unknown)}; known in "
-                              f"{name}.md: {', '.join(sorted(known))}")
+                              f"{name}.md: {', '.join(sorted(allowed))}")
         texts[name] = text
     return PromptSet(variant, texts)
 

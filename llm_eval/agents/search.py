@@ -52,6 +52,7 @@ from itertools import combinations
 
 from ..autumn import Frame
 from ..worlds import World
+from ..worlds.world import WorldSnapshot
 
 __all__ = ["SearchLimits", "SearchResult", "search_plan", "goal_distance", "STAGES"]
 
@@ -132,10 +133,10 @@ class _Snapshots:
 
     __slots__ = ("world", "saved", "cap", "parents", "actions")
 
-    def __init__(self, world: World, root, cap: int, parents: list[int],
+    def __init__(self, world: World, root: WorldSnapshot, cap: int, parents: list[int],
                  actions: list[tuple[str, ...]]) -> None:
         self.world = world
-        self.saved: dict[int, object] = {0: root}
+        self.saved: dict[int, WorldSnapshot] = {0: root}
         self.cap = cap
         self.parents = parents
         self.actions = actions
@@ -255,7 +256,7 @@ class _StageSearch:
         at_parent = True           # the world is in the node's state until it steps
         for action in (*_MOVES, *_clicks(frame, self.stage, self.cells)):
             self.work += 1
-            child = known.get((parent, action))
+            child: tuple[int, int, tuple] | tuple[int, Frame] | None = known.get((parent, action))
             if child is not None:
                 transitions.hits += 1
             else:
@@ -319,11 +320,12 @@ class _StageSearch:
         known = self.seen.get(key)
         if known is not None and self.depth[known] <= g:
             return False
-        if atoms is None:
+        if isinstance(frame_or_h, Frame):   # atoms is None: h and the cells are not known yet
             h = goal_distance(frame_or_h, self.goal, self.cells)
             atoms = _changed_cells(frame_or_h.grid, self.root_grid)
         else:
             h = frame_or_h
+            assert atoms is not None   # given with h
         child = len(self.parents)
         self.parents.append(node)
         self.actions.append(actions)

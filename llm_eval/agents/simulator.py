@@ -67,6 +67,7 @@ from ..autumn import Frame
 from ..tasks.dice import RNG_MODULUS, mfp_patches, redraw, stream_seed
 from ..tasks.models import CDTask, MFPTask, PlanningTask
 from ..worlds import World
+from ..worlds.world import WorldSnapshot
 from ..worldtest.observation import EpisodeStart, Observation
 from ..worldtest.programs import ProgramsRoot, modified_world, original_world
 from ..worldtest.protocols import protocol as protocol_profile
@@ -124,7 +125,7 @@ def lookahead(world: World, depth: int, max_states: int,
     root = world.snapshot()
     seen = {world.state_key()}
     # (the parent's saved state, the path); the root's parent is the root itself
-    layer: list[tuple[object, tuple[str, ...]]] = [(root, ())]
+    layer: list[tuple[WorldSnapshot, tuple[str, ...]]] = [(root, ())]
     best: tuple[tuple, tuple[str, ...]] | None = None
     states = 0
     try:
@@ -181,7 +182,8 @@ class Planner:
         self.world = world
         self.limits = limits
         self.dice = dice
-        self.plan: deque[tuple[str, list | None]] = deque()
+        # each action with the grid it is expected to give (None: not known)
+        self.plan: deque[tuple[str, tuple[tuple[str, ...], ...] | None]] = deque()
         self.visited = {_without_dice(world.state_key())}
         self.played = 0
         self.searches = 0
@@ -304,6 +306,8 @@ class SimulatorAgent:
         """The option most often produced by ``mfp_samples`` futures on the agent's own
         draws (module docstring)."""
         task = self.task
+        if not isinstance(task, MFPTask):
+            raise ValueError(f"task {task.id!r} is not a masked-frame task")
         world = original_world(task)
         world.reset()
         states = [self._dice.randrange(1, RNG_MODULUS) for _ in range(self.limits.mfp_samples)]
@@ -322,9 +326,15 @@ class SimulatorAgent:
         self._planner = Planner(world, self.limits, self._dice)
         return self._planner
 
+    def _require_planner(self) -> Planner:
+        """The planner of the agent's own world (started by the test phase's first action)."""
+        if self._planner is None:
+            raise RuntimeError("the simulator's world is not started: no test phase has begun")
+        return self._planner
+
     def _in_step(self, observation: Observation) -> bool:
         """Whether the phase's frame is the agent's own world's (it should always be)."""
-        if observation.frame.grid == self._planner.world.frame.grid:
+        if observation.frame.grid == self._require_planner().world.frame.grid:
             return True
         self.notes.append(f"step {observation.step}: the world is not where the simulation "
                           "says; giving up")
@@ -336,7 +346,7 @@ class SimulatorAgent:
         quit_action = "quit"
         if self._finished or not self._in_step(observation):
             return quit_action
-        view = observation.planning
+        view = observation.planning_view
         goal = tuple(tuple(row) for row in view.goal.grid)
         action = planner.planning_action(observation.budget_left, goal, view.goal_cells)
         if action is None:
@@ -347,9 +357,14 @@ class SimulatorAgent:
         return action
 
     def _cd(self, observation: Observation, harness: bool) -> str:
-        planner = self._planner or self._start(modified_world(self.task, self.programs_root))
-        hidden = self.task.hidden
+        task = self.task
+        if not isinstance(task, CDTask):
+            raise ValueError(f"task {task.id!r} is not a change-detection task")
+        planner = self._planner or self._start(modified_world(task, self.programs_root))
+        hidden = task.hidden
         condition = (hidden.condition or hidden.trigger) if harness else hidden.condition
+        if condition is None:   # the test phase refuses such a task before it asks an action
+            raise ValueError(f"task {task.id!r} has no condition (hidden.condition)")
         if self._queue:
             action = self._queue.popleft()
             return self._step(action) if _is_world_action(action) else action
@@ -390,19 +405,20 @@ class SimulatorAgent:
 
     def _step(self, action: str) -> str:
         """A world action of the answer (padding): stepped on the agent's world too."""
-        self._planner.plan = deque([(action, None)])
-        return self._planner.send()
+        planner = self._require_planner()
+        planner.plan = deque([(action, None)])
+        return planner.send()
 
     def _report(self, observation: Observation, harness: bool) -> str:
         """Declare and submit once the condition holds (the state the agent stands in)."""
         self._finished = True
-        played = self._planner.played
+        played = self._require_planner().played
         if harness:
             padding = ["noop"] * max(0, 2 - played)   # FOUND is accepted from step 3
             self._queue.extend([*padding, _FOUND, _SUBMIT])
         else:
-            declare_after = observation.cd.declare_after
-            padding = ["noop"] * max(0, declare_after - observation.cd.run_steps)
+            view = observation.cd_view
+            padding = ["noop"] * max(0, view.declare_after - view.run_steps)
             self._queue.extend([*padding, "declare", f"submit {self._change}"])
         action = self._queue.popleft()
         return self._step(action) if _is_world_action(action) else action

@@ -192,7 +192,7 @@ def _read_behaviour(transcript_path: str) -> Behaviour:
         hypotheses=hypotheses, hypotheses_matched=matched,
         hypothesis_match_rate=matched / hypotheses if hypotheses else None,
         tool_model_calls=tool_turns,
-        tool_cost_usd=(round(sum(tool_costs), 8) if all(c is not None for c in tool_costs)
+        tool_cost_usd=(round(sum(c for c in tool_costs if c is not None), 8) if all(c is not None for c in tool_costs)
                        else None))
 
 

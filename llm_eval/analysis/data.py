@@ -87,6 +87,13 @@ class Episode:
         return self.status == "done" and self.score is not None
 
     @property
+    def done_score(self) -> float:
+        """The score of a done episode (``is_done``); ``ValueError`` for any other."""
+        if not self.is_done or self.score is None:
+            raise ValueError(f"episode {self.job_id} is not done: it has no score")
+        return self.score
+
+    @property
     def ended_on_context(self) -> bool:
         """Done and scored, but ended early because the model's context was full (counted in
         the means like any done episode, and shown apart)."""

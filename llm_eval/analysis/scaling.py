@@ -119,7 +119,7 @@ def scaling_curves(episodes: Iterable[Episode], measure: str) -> list[Curve]:
         if x is None or not x > 0:
             excluded[episode.world] += 1
             continue
-        placed.append((float(x), float(episode.score), episode.world))
+        placed.append((float(x), float(episode.done_score), episode.world))
     if not placed:
         return []
     worlds = sorted({w for _, _, w in placed})

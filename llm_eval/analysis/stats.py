@@ -170,7 +170,7 @@ def estimate(scores: Sequence[float], clusters: Sequence[str] | None = None, *,
     residuals = sums - counts * mean
     se = math.sqrt(groups / (groups - 1) * float(np.sum(residuals ** 2))) / n
     rng = np.random.default_rng(seed)
-    if groups == n:   # one score per cluster: the ordinary bootstrap
+    if clusters is None or groups == n:   # one score per cluster: the ordinary bootstrap
         means = values[rng.integers(0, n, size=(n_boot, n))].mean(axis=1)
     else:
         means = _two_stage_means(values, clusters, rng, n_boot)
@@ -228,7 +228,7 @@ def aggregate(episodes: Iterable[Episode], by: tuple[str, ...], *, n_boot: int =
     for key in sorted(groups, key=lambda k: [natural_key(part) for part in k]):
         members = groups[key]
         done = [e for e in members if e.is_done]
-        result = (estimate([e.score for e in done], [e.world for e in done], n_boot=n_boot,
+        result = (estimate([e.done_score for e in done], [e.world for e in done], n_boot=n_boot,
                            seed=seed) if done else None)
         rows.append(GroupRow(
             key=key, by=by, estimate=result, n_done=len(done),
@@ -294,7 +294,7 @@ def _cells(episodes: Iterable[Episode], match: tuple[str, ...]) -> dict[tuple, l
     cells: dict[tuple, list[float]] = defaultdict(list)
     for episode in episodes:
         if episode.is_done:
-            cells[task_key(episode, match)].append(episode.score)
+            cells[task_key(episode, match)].append(episode.done_score)
     return cells
 
 

@@ -45,6 +45,7 @@ from mcp_types import METHOD_NOT_FOUND, CallToolResult, TextContent, ToolAnnotat
 
 from ..agents.human import HumanInputError
 from ..errors import ActionSyntaxError, LlmEvalError
+from ..vocabulary import PhaseName
 from ..worldtest.commands import parse_command
 from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
 from .episodes import (
@@ -87,7 +88,7 @@ class Player:
     client: str
     position: int = 0                    # the queue's task being played (or next)
     episode: McpEpisode | None = None
-    shown_phase: str | None = None       # the phase of the last observation shown
+    shown_phase: PhaseName | None = None   # the phase of the last observation shown
     lock: anyio.Lock = field(default_factory=anyio.Lock)
 
 
@@ -158,7 +159,8 @@ class _Refused(Exception):
 
 
 def text_of(result: CallToolResult) -> str:
-    return "\n".join(block.text for block in result.content)
+    # every result is made by _result: text blocks only
+    return "\n".join(block.text for block in result.content if isinstance(block, TextContent))
 
 
 def _result(text: str, data: dict[str, Any], *, error: bool = False) -> CallToolResult:
@@ -202,8 +204,10 @@ class _Tools:
         left = self.count - player.position - 1
         outcome = player.episode.outcome if player.episode is not None else None
         failed = outcome is not None and outcome.status != "done"
-        how = (f"could not be played to its end ({outcome.status}: {outcome.error}); it is "
-               f"recorded, unscored" if failed else "has ended and is recorded")
+        how = "has ended and is recorded"
+        if outcome is not None and failed:
+            how = (f"could not be played to its end ({outcome.status}: {outcome.error}); it is "
+                   f"recorded, unscored")
         text = (f"The episode of task {player.position + 1} of {self.count} {how}. "
                 + (f"{left} more task{'s' if left != 1 else ''}: call observe to begin the "
                    f"next one." if left else "That was the last task: there is nothing more "
@@ -213,13 +217,13 @@ class _Tools:
 
     def _shown(self, player: Player, turn: Turn, *, instructions: bool = False,
                error: str | None = None) -> CallToolResult:
-        if turn.ended:
+        obs = turn.observation
+        if turn.ended or obs is None:   # an episode that asks no action has ended (Turn)
             ended = self._ended(player)
             if error is None:
                 return ended
             return _result(f"Your last action was invalid: {error}\n\n{text_of(ended)}",
                            {**ended.structured_content, "invalid": error}, error=True)
-        obs = turn.observation
         first = player.shown_phase is None
         begun = instructions or obs.phase != player.shown_phase
         player.shown_phase = obs.phase

@@ -68,7 +68,7 @@ def _forms(obs: Observation) -> str:
 
 def _recording(obs: Observation) -> str:
     """The MFP recording: frame 0 in full, then each step's action and the cells it changed."""
-    view = obs.mfp
+    view = obs.mfp_view
     lines = [f"Recording: frame 0 of {len(view.frames) - 1}:", render_compact(view.frames[0])]
     for i, action in enumerate(view.actions):
         lines.append(f"step {i}: action `{action}` -> frame {i + 1}: "
@@ -90,20 +90,20 @@ def _instructions(obs: Observation) -> str:
             return prompts.render("interaction", budget=obs.budget_left, actions=actions,
                                   grid_size=size)
         case "mfp":
-            view = obs.mfp
-            x, y, w, h = view.mask
+            mfp = obs.mfp_view
+            x, y, w, h = mfp.mask
             mask = (f"x={x}, y={y}, width {w}, height {h} (columns {x}-{x + w - 1}, "
                     f"rows {y}-{y + h - 1})")
             return prompts.render("mfp", budget=obs.budget_left, actions=actions, mask=mask,
-                                  masked_from=view.masked_from,
-                                  last_frame=len(view.frames) - 1,
-                                  option_count=len(view.options), recording=_recording(obs),
-                                  options=_options(view.options))
+                                  masked_from=mfp.masked_from,
+                                  last_frame=len(mfp.frames) - 1,
+                                  option_count=len(mfp.options), recording=_recording(obs),
+                                  options=_options(mfp.options))
         case "cd":
             return prompts.render("cd", budget=obs.budget_left, actions=actions,
-                                  declare_after=obs.cd.declare_after)
+                                  declare_after=obs.cd_view.declare_after)
         case "planning":
-            view = obs.planning
+            view = obs.planning_view
             by_colour: dict[str, list[tuple[int, int]]] = {}
             for x, y in view.goal_cells:
                 by_colour.setdefault(view.goal.grid[y][x], []).append((x, y))

@@ -97,10 +97,8 @@ class ModelPrice:
         if not isinstance(data, dict):
             raise ValueError(f"rates are a mapping, got {type(data).__name__}")
 
-        def rate(kind: str, optional: bool = False) -> float | None:
+        def rate(kind: str) -> float:
             value = data.get(kind)
-            if value is None and optional:
-                return None
             if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
                 raise ValueError(f"{kind}: a rate is a number at least 0, got {value!r}")
             return float(value)
@@ -110,7 +108,8 @@ class ModelPrice:
                 isinstance(t, list) and len(t) == 2 and isinstance(t[0], int) for t in tiers):
             raise ValueError(f"tiers: expected [[tokens, rates], ...], got {tiers!r}")
         return cls(input=rate("input"), output=rate("output"), cache_read=rate("cache_read"),
-                   cache_write=rate("cache_write"), reasoning=rate("reasoning", optional=True),
+                   cache_write=rate("cache_write"),
+                   reasoning=None if data.get("reasoning") is None else rate("reasoning"),
                    tiers=tuple((t, cls.from_dict(r)) for t, r in tiers))
 
 

@@ -81,8 +81,8 @@ def parse_diff(text: str, previous: Frame) -> Frame:
         try:
             return parse_compact("\n".join(lines[1:]))
         except RenderParseError as exc:
-            line = None if exc.line is None else exc.line + 1
-            raise _fail(f"in the full frame: {exc.message}", line) from None
+            at = None if exc.line is None else exc.line + 1
+            raise _fail(f"in the full frame: {exc.message}", at) from None
     background = previous.background
     rows = [list(row) for row in previous.grid]
     size = previous.size

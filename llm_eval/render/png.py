@@ -13,6 +13,7 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 from ..autumn import Frame
 from .errors import RenderError, RenderParseError
@@ -202,10 +203,11 @@ def parse_png(data: bytes) -> Frame:
             centre = ((left + right) // 2, (top + bottom) // 2)
             if not (centre[0] < width and centre[1] < height):
                 raise _fail(f"the image is too small for cell ({x}, {y})")
-            value = pixels.getpixel(centre)
-            name = names.get(tuple(value[:3]))
+            # an RGB image's pixel is an (r, g, b) tuple (Pillow types it as any pixel)
+            value = cast(tuple[int, int, int], pixels.getpixel(centre))
+            name = names.get(value[:3])
             if name is None:
-                raise _fail(f"cell ({x}, {y}) has colour #{hex_rgb(tuple(value[:3]))}, "
+                raise _fail(f"cell ({x}, {y}) has colour #{hex_rgb(value[:3])}, "
                             "which is not in the image's colour table")
             row.append(name)
         rows.append(tuple(row))

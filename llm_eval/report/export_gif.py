@@ -156,19 +156,20 @@ def find_transcript(target: str | Path, job: str | None) -> Path:
         raise ExportError(f"{target}: no such run directory or transcript")
     from ..analysis.data import load_episodes
 
-    episodes = [e for e in load_episodes([target])
+    # (job id, transcript) of each job with a transcript
+    episodes = [(e.job_id, e.transcript) for e in load_episodes([target])
                 if e.transcript is not None and e.transcript.is_file()]
     if job is not None:
-        found = [e for e in episodes if e.job_id == job]
+        found = [transcript for job_id, transcript in episodes if job_id == job]
         if not found:
             raise ExportError(f"--job {job}: no job with a transcript of that id in {target} "
                               f"({len(episodes)} job(s) have one)")
-        return found[0].transcript
+        return found[0]
     if len(episodes) != 1:
-        examples = ", ".join(e.job_id for e in episodes[:5])
+        examples = ", ".join(job_id for job_id, _ in episodes[:5])
         raise ExportError(f"{target} holds {len(episodes)} transcripts; choose one with "
                           f"--job ID (e.g. {examples})")
-    return episodes[0].transcript
+    return episodes[0][1]
 
 
 def export_gif(target: str | Path, output: str | Path, *, job: str | None = None,

@@ -82,7 +82,9 @@ def mfp_options(observation: dict[str, Any]) -> Markup:
     """The six candidate patches of a masked-frame task, each drawn on its own (cells outside
     a non-square patch hatched)."""
     view = observation.get("mfp")
-    options = view.get("options") if isinstance(view, dict) else None
+    if not isinstance(view, dict):
+        return Markup("")
+    options = view.get("options")
     if not isinstance(options, list) or not options:
         return Markup("")
     figures = []
@@ -98,7 +100,8 @@ def mfp_options(observation: dict[str, Any]) -> Markup:
         image = tag("img", src=uri, alt=f"option {k}", class_="option") if uri \
             else tag("span", "(not drawable)")
         figures.append(tag("figure", image, tag("figcaption", f"option {k}")))
-    view_mask = view.get("mask") if isinstance(view.get("mask"), dict) else {}
+    mask = view.get("mask")
+    view_mask = mask if isinstance(mask, dict) else {}
     where = ", ".join(f"{key} {view_mask.get(key)}" for key in ("x", "y", "width", "height"))
     return tag("div", tag("div", f"candidate patches for the hidden rectangle ({where}); "
                                  f"{len(view.get('frames') or [])} recorded frames",

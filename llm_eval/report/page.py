@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 from ..analysis.stats import arm_key, by_arm
 from ..atomic import write_atomic
@@ -66,7 +66,7 @@ text-align:center;font-size:.8em}img.option{image-rendering:pixelated;border:1px
 
 # -- numbers ---------------------------------------------------------------------------------
 
-def _finite(value: Any) -> bool:
+def _finite(value: Any) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool) \
         and math.isfinite(value)
 
@@ -320,7 +320,7 @@ def _arm_table(episodes: Sequence[Any], by: str, *heading: Markup) -> Markup:
 def _measure_present(episodes: Iterable[Any], measure: str) -> bool:
     from ..analysis.scaling import compute_of
 
-    return any(_finite(compute_of(e, measure)) and compute_of(e, measure) > 0
+    return any(_finite(x := compute_of(e, measure)) and x > 0
                for e in episodes if e.status == "done")
 
 
@@ -411,7 +411,7 @@ def _uncached_cost(done: Sequence[Any]) -> str:
     values = [(e.usage or {}).get("uncached_usd") for e in priced]
     if not priced or any(v is None for v in values):
         return "-"
-    return f"{sum(values):,.4f}"
+    return f"{sum(v for v in values if v is not None):,.4f}"
 
 
 def _price_sources(episodes: Sequence[Any]) -> dict[str, list[str]]:

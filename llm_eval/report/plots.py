@@ -14,7 +14,10 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:   # matplotlib is imported only when a figure is drawn
+    from matplotlib.typing import RcKeyType
 
 __all__ = ["family_scores_png", "scaling_png", "behaviour_png", "MEASURE_LABELS",
            "BEHAVIOUR_MEASURES", "MANY_ARMS", "model_colours", "is_overall"]
@@ -26,9 +29,10 @@ BEHAVIOUR_MEASURES = (("reset_share", "reset share of actions"),
                       ("lcs_mean", "LCS ratio around resets"),
                       ("invalid_rate", "invalid-action rate"),
                       ("coverage", "rule coverage"))
-_STYLE = {"font.family": "DejaVu Sans", "font.size": 9, "axes.titlesize": 10,
-          "axes.grid": True, "grid.alpha": 0.3, "svg.hashsalt": "llm-eval-report",
-          "path.simplify": False, "figure.dpi": 100, "savefig.dpi": 100}
+_STYLE: dict[RcKeyType, Any] = {
+    "font.family": "DejaVu Sans", "font.size": 9, "axes.titlesize": 10, "axes.grid": True,
+    "grid.alpha": 0.3, "svg.hashsalt": "llm-eval-report", "path.simplify": False,
+    "figure.dpi": 100, "savefig.dpi": 100}
 _PALETTE = ("#4c72b0", "#dd8452", "#55a868", "#c44e52", "#8172b3", "#937860", "#da8bc3",
             "#8c8c8c", "#ccb974", "#64b5cd")
 

@@ -12,6 +12,7 @@ server shows it only to the operator (``app``).
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterable
 from pathlib import Path
 
 from ..runstore import STORE_FILE, TRANSCRIPTS_DIR
@@ -26,13 +27,13 @@ RUNS_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-
 class RunsPage:
     """The report of ``run_dirs``, rebuilt when they change (module docstring)."""
 
-    def __init__(self, run_dirs: list[str | Path]) -> None:
+    def __init__(self, run_dirs: Iterable[str | Path]) -> None:
         self.run_dirs = [Path(d) for d in dict.fromkeys(map(str, run_dirs))]
         self._lock = threading.Lock()
         self._cached: tuple[tuple, str] | None = None
 
     def _fingerprint(self) -> tuple:
-        marks = []
+        marks: list[tuple[str, int | None, int | None]] = []
         for run_dir in self.run_dirs:
             for path in (run_dir / STORE_FILE, run_dir / f"{STORE_FILE}-wal",
                          run_dir / TRANSCRIPTS_DIR):

@@ -99,12 +99,14 @@ class LiveEpisode:
         observation, asking = self.agent.wait_turn(seq, wait)
         if not asking and self.thread is not None:   # ended: the store hears of it next
             self.thread.join(min(wait, 5.0))
-        body = page_view(observation) if asking and observation is not None else {"phase": None}
+        body: dict[str, Any] = (page_view(observation) if asking and observation is not None
+                                else {"phase": None})
         body["seq"] = seq if asking else self.agent.next_seq
         body["done"] = not asking and self.done
         body["waiting"] = not asking and not self.done   # the episode is still busy
-        if body["done"]:
-            body["status"] = self.outcome.status
+        outcome = self.outcome   # set once, when the episode ends (``done``)
+        if body["done"] and outcome is not None:
+            body["status"] = outcome.status
         return body
 
 

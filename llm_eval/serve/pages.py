@@ -41,7 +41,7 @@ def message_page(title: str, text: str, *, link: tuple[str, str] | None = None) 
     return document(title, tag("main", *parts, class_="message"))
 
 
-def start_page(tasks: Iterable[tuple[str, str]], csrf: str, *, protocol: str,
+def start_page(tasks: Iterable[tuple[str, str]], csrf: str | None, *, protocol: str,
                error: str | None = None) -> str:
     """The form that starts an episode (module docstring); ``tasks`` are (world, family)."""
     options = [tag("option", f"{world} ({family})", value=f"{world}/{family}")

@@ -113,7 +113,7 @@ def serve_config(app, *, host: str, port: int, **overrides) -> uvicorn.Config:
     files = raise_file_limit()
     limit = LIMIT_CONCURRENCY if files == resource.RLIM_INFINITY else \
         max(64, min(LIMIT_CONCURRENCY, files - _FILES_BESIDE))
-    settings = dict(host=host, port=port, log_level="warning", access_log=False,
+    settings: dict[str, Any] = dict(host=host, port=port, log_level="warning", access_log=False,
                     server_header=False, http=KeepAliveProtocol, ws="none",
                     timeout_keep_alive=KEEP_ALIVE_S, limit_concurrency=limit,
                     backlog=BACKLOG)

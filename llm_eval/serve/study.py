@@ -145,8 +145,14 @@ def assign(spec: StudySpec) -> list[list[tuple[str, str]]]:
     for i in range(spec.participants):
         mine = [circle[(i * k + j) % n] for j in range(k)]
         random.Random(f"{spec.seed}:{i}").shuffle(mine)
-        plans.append([tuple(task.split("/", 1)) for task in mine])
+        plans.append([_world_family(task) for task in mine])
     return plans
+
+
+def _world_family(task: str) -> tuple[str, str]:
+    """``(world, family)`` of a task named ``world/family`` (``StudySpec`` checks the names)."""
+    world, family = task.split("/", 1)
+    return world, family
 
 
 def _now() -> str:

@@ -37,7 +37,7 @@ import json
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
-from typing import Literal
+from typing import Final, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -51,7 +51,7 @@ __all__ = ["Suite", "SuiteTask", "SuiteFile", "SuiteError", "SuiteMismatchError"
            "suite_path", "freeze", "write_suite", "file_sha256", "task_files"]
 
 SUITES_PACKAGE = "llm_eval.suites"
-SUITE_SCHEMA_VERSION = 1
+SUITE_SCHEMA_VERSION: Final = 1
 _ROLES = ("task", "program", "modified program")
 
 
@@ -67,8 +67,11 @@ class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
+FileRole = Literal["task", "program", "modified program"]
+
+
 class SuiteFile(_Model):
-    role: Literal["task", "program", "modified program"]
+    role: FileRole
     path: str
     sha256: str = Field(pattern=r"^[0-9a-f]{64}$")
 
@@ -252,7 +255,7 @@ def load_suite(name_or_path: str | Path) -> Suite:
     return suite
 
 
-def task_files(task, suite: str | None = None) -> list[tuple[str, str]]:
+def task_files(task, suite: str | None = None) -> list[tuple[FileRole, str]]:
     """``(role, path relative to llm_eval)`` of every file a shipped task of ``suite`` reads
     (its task file: the suite's own version if it has one, ``tasks.store.task_relpath``)."""
     from ..tasks.store import task_relpath
@@ -260,7 +263,7 @@ def task_files(task, suite: str | None = None) -> list[tuple[str, str]]:
     if task.program is not None:
         raise SuiteError(f"task {task.id!r} names its own program ({task.program}): only "
                          "shipped tasks of bundled worlds can be part of a suite")
-    files = [("task", task_relpath(task.world, task.family, suite)),
+    files: list[tuple[FileRole, str]] = [("task", task_relpath(task.world, task.family, suite)),
              ("program", f"worlds/programs/{task.world}.sexp")]
     if task.family == "cd":
         relative = PurePosixPath(task.hidden.program)

@@ -29,7 +29,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import yaml
 
@@ -169,11 +169,18 @@ def _grid(value: Any, source: _Source, relative: str, where: str, size: int | No
     return value
 
 
+@overload
 def _names(grid: list[list[int]], table: dict[int, str], source: _Source, relative: str,
-           where: str, zero: str | None) -> list[list[str | None]]:
+           where: str, zero: str) -> list[list[str]]: ...
+@overload
+def _names(grid: list[list[int]], table: dict[int, str], source: _Source, relative: str,
+           where: str, zero: None) -> list[list[str | None]]: ...
+def _names(grid: list[list[int]], table: dict[int, str], source: _Source, relative: str,
+           where: str, zero: str | None) -> list[list[str]] | list[list[str | None]]:
+    """The colour names of ``grid``'s indices; index 0 is ``zero`` (None: a hidden cell)."""
     out = []
     for y, row in enumerate(grid):
-        line = []
+        line: list[str | None] = []
         for x, index in enumerate(row):
             if index == 0 and zero is None:
                 line.append(None)
@@ -356,6 +363,7 @@ def import_autumnbench(data_dir: str | Path, out_dir: str | Path) -> ImportResul
             env_files = [relative]
             common = dict(world=env, seed=None, program=relative, budgets=IMPORT_BUDGETS)
             before = set(source.digests)
+            task: MFPTask | CDTask | PlanningTask
             match family:
                 case "mfp":
                     task = _mfp(env, source, table, size, common)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..worlds import World
 from ..worldtest.scoring import condition_holds
 from .models import CDHidden, CDTask
 from .specs import WorldTaskSpec
@@ -68,8 +69,8 @@ class LockStep:
 
     def __init__(self, task: CDTask, *, seed: int | None = None) -> None:
         self.task = task
-        self.seed = task.seed if seed is None else seed
-        self._worlds = None
+        self.seed = task.fixed_seed if seed is None else seed
+        self._worlds: tuple[World, World] | None = None
 
     def play(self, actions: list[str]) -> Comparison:
         """``compare``: one lock-step run of ``actions`` from the initial state."""

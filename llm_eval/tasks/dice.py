@@ -23,7 +23,7 @@ from collections import Counter
 
 from ..worlds import World
 from .models import MFPTask
-from .trajectory import Grid, make, patch
+from .trajectory import Grid, make, patch_inside
 
 __all__ = ["RNG_MODULUS", "stream_seed", "draw_states", "redraw", "lower_bound",
            "upper_bound", "mfp_patches", "mfp_distribution", "MfpDistribution",
@@ -98,7 +98,7 @@ def mfp_patches(task: MFPTask, states: list[int], world: World | None = None) ->
     ``states`` and the masked steps' actions are played. ``world``: the task's world, just
     reset (default: the bundled world of ``task.world``)."""
     p = task.public
-    world = make(task.world, task.seed) if world is None else world
+    world = make(task.world, task.fixed_seed) if world is None else world
     shown = p.masked_from - 1               # actions that lead to the last shown frame
     for action in p.actions[:shown]:
         world.step(action)
@@ -109,7 +109,7 @@ def mfp_patches(task: MFPTask, states: list[int], world: World | None = None) ->
         redraw(world, state)
         for action in p.actions[shown:]:
             world.step(action)
-        out.append(patch(world.frame.to_rows(), p.mask))
+        out.append(patch_inside(world.frame.to_rows(), p.mask))
     return out
 
 

@@ -14,7 +14,7 @@ from collections import Counter
 
 from .models import MFPHidden, MFPPublic, MFPTask, Rect
 from .specs import WorldTaskSpec
-from .trajectory import Grid, make, patch, play, random_actions
+from .trajectory import Grid, make, patch, patch_inside, play, random_actions
 
 __all__ = ["build_mfp", "choose_rect", "distractors", "TRAJECTORY_LENGTH", "MASKED_FRAMES"]
 
@@ -30,7 +30,7 @@ def _trajectory(spec: WorldTaskSpec) -> list[str]:
     rng = random.Random(spec.mfp_seed * 7919 + 11)
     size = make(spec.world, spec.mfp_seed).size
     deliberate = list(spec.mfp_deliberate)
-    actions = []
+    actions: list[str] = []
     while len(actions) < TRAJECTORY_LENGTH:
         if deliberate and rng.random() < 0.6:
             actions.append(deliberate.pop(0))
@@ -69,15 +69,16 @@ def distractors(spec: WorldTaskSpec, actions: list[str], grids: list[Grid],
                 rect: Rect) -> dict[str, list[tuple[Grid, str]]]:
     """Candidate wrong patches by kind (in order of preference), each with how it was made."""
     out: dict[str, list[tuple[Grid, str]]] = {k: [] for k in KINDS}
-    out["earlier"].append((patch(grids[-2], rect), "one step earlier"))
+    out["earlier"].append((patch_inside(grids[-2], rect), "one step earlier"))
     later = make(spec.world, spec.mfp_seed)
     play(later, actions + ["noop"])
-    out["later"].append((patch(later.frame.to_rows(), rect), "one step later (noop)"))
+    out["later"].append((patch_inside(later.frame.to_rows(), rect), "one step later (noop)"))
     for alt in (*ALTERNATIVES, *(f"click {x} {y}" for x, y in rect.cells())):
         if alt == actions[-1]:
             continue
         g = play(make(spec.world, spec.mfp_seed), actions[:-1] + [alt])[-1]
-        out["action"].append((patch(g, rect), f"last action {alt} instead of {actions[-1]}"))
+        out["action"].append((patch_inside(g, rect),
+                              f"last action {alt} instead of {actions[-1]}"))
     for dx, dy, name in ((1, 0, "left"), (-1, 0, "right"), (0, 1, "up"), (0, -1, "down")):
         shifted = patch(grids[-1], rect, dx, dy)
         if shifted is not None:
@@ -85,7 +86,7 @@ def distractors(spec: WorldTaskSpec, actions: list[str], grids: list[Grid],
     # a cell missing or recoloured (with a world colour, the commonest first), made from the
     # previous frame's patch: made from the truth, it would make the truth the option closest
     # to all others, a give-away
-    base = patch(grids[-2], rect)
+    base = patch_inside(grids[-2], rect)
     counts = Counter(c for g in grids for row in g for c in row)
     background = counts.most_common(1)[0][0]
     colours = sorted(counts, key=lambda c: (-counts[c], c))
@@ -99,7 +100,7 @@ def distractors(spec: WorldTaskSpec, actions: list[str], grids: list[Grid],
                 out["recolour"].append(
                     (recoloured, f"cell ({cx},{cy}) of the previous patch recoloured {colour}"))
     for k in range(3, len(grids)):
-        out["earlier"].append((patch(grids[-k], rect), f"{k - 1} steps earlier"))
+        out["earlier"].append((patch_inside(grids[-k], rect), f"{k - 1} steps earlier"))
     return out
 
 
@@ -127,7 +128,7 @@ def build_mfp(spec: WorldTaskSpec) -> MFPTask:
     grids = play(make(spec.world, spec.mfp_seed), actions)
     masked_from = len(grids) - MASKED_FRAMES
     rect = choose_rect(grids, masked_from)
-    truth = patch(grids[-1], rect)
+    truth = patch_inside(grids[-1], rect)
     chosen = _pick(truth, distractors(spec, actions, grids, rect))
     if len(chosen) < 6:
         raise ValueError(f"{spec.world}: only {len(chosen) - 1} distinct distractors")

@@ -23,7 +23,7 @@ no horizon (the test-step budget, or the protocol's cap, bounds them).
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Final, Literal, Union
 
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, field_validator, model_validator
 
@@ -38,7 +38,7 @@ __all__ = [
     "TaskFileError",
 ]
 
-TASK_SCHEMA_VERSION = 1
+TASK_SCHEMA_VERSION: Final = 1
 
 # A grid of colour names, grid[y][x]; a masked cell of a shown frame is None.
 Grid = list[list[str]]
@@ -104,6 +104,18 @@ class _TaskBase(_Model):
     source: TaskSource | None = None
     # the directory relative program paths are resolved against (set when a file is loaded)
     _root: str | None = PrivateAttr(default=None)
+
+    if TYPE_CHECKING:   # each family's model declares them (as pydantic fields)
+        family: Family
+        public: _Model
+
+    @property
+    def fixed_seed(self) -> int:
+        """``seed`` of a task whose file fixes it (``TaskFileError`` for an imported task,
+        which takes the run's)."""
+        if self.seed is None:
+            raise TaskFileError(f"task {self.id!r} takes its seed from the run")
+        return self.seed
 
     @field_validator("seed")
     @classmethod
@@ -220,6 +232,13 @@ class CDHidden(_Model):
     # validation replays it; None for imported tasks (validation searches for one)
     witness: list[str] | None = Field(default=None, min_length=1)
 
+    @property
+    def witness_actions(self) -> list[str]:
+        """``witness`` of a shipped task (``TaskFileError`` for an imported one: it has none)."""
+        if self.witness is None:
+            raise TaskFileError("an imported task has no witness")
+        return self.witness
+
 
 class CDTask(_TaskBase):
     family: Literal["cd"] = "cd"
@@ -254,6 +273,13 @@ class PlanningHidden(_Model):
     # the source's own reference figure, kept verbatim (AutumnBench's optimal_actions_count,
     # whose unit the source does not state)
     reference_length: int | None = None
+
+    @property
+    def witness_actions(self) -> list[str]:
+        """``witness`` of a shipped task (``TaskFileError`` for an imported one: it has none)."""
+        if self.witness is None:
+            raise TaskFileError("an imported task has no witness")
+        return self.witness
 
 
 class PlanningTask(_TaskBase):

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-from .models import PlanningHidden, PlanningPublic, PlanningTask
+from .models import PlanningHidden, PlanningPublic, PlanningTask, TaskFileError
 from .specs import WorldTaskSpec
 from .trajectory import make, play, random_actions, same_on
 
@@ -63,7 +63,9 @@ def build_planning(spec: WorldTaskSpec) -> PlanningTask:
 def random_success(task: PlanningTask, rollouts: int = RANDOM_ROLLOUTS) -> int:
     """How many of ``rollouts`` seeded uniform-random episodes reach the goal in time."""
     goal, mask, horizon = task.public.goal, task.public.mask, task.public.horizon
-    world = make(task.world, task.seed)
+    if horizon is None:   # an imported task: the protocol bounds its test, not the task
+        raise TaskFileError(f"task {task.id!r} has no horizon of its own")
+    world = make(task.world, task.fixed_seed)
     start = world.snapshot()
     wins = 0
     for i in range(rollouts):

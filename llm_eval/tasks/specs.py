@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass, replace
+from typing import Any
 
 __all__ = ["WorldTaskSpec",
            "TASK_SPECS",  # noqa: F822 (made by the module's __getattr__, on first use)
@@ -92,7 +93,7 @@ def __getattr__(name: str):
 # (another MFP trajectory and so another masked region, another CD witness, another planning
 # goal) while v1's tasks, generated from the specs above, stay as shipped. Each value was
 # chosen by validating the rebuilt task (``llm-eval tasks validate``), not by its answer.
-SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
+SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, Any]]]] = {
     "v1": {},
     "v2": {
         # beehive-cd: flowers off the doorway's row and column (a laden bee flying home from
@@ -191,7 +192,7 @@ SUITE_CHANGES: dict[str, dict[str, dict[str, dict[str, object]]]] = {
 }
 
 
-def suite_changes(suite: str, world: str) -> dict[str, dict[str, object]]:
+def suite_changes(suite: str, world: str) -> dict[str, dict[str, Any]]:
     """``SUITE_CHANGES`` of ``suite`` for ``world`` (family -> changed fields); an unknown
     suite is a ``KeyError`` naming the known ones."""
     try:

@@ -8,7 +8,7 @@ The programs are the bundled worlds (``world_spec``) and their change-detection 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from importlib import resources
 
 from ..worlds import ActionSpace, World, world_spec
@@ -84,7 +84,16 @@ def patch(grid: Grid, rect: Rect, dx: int = 0, dy: int = 0,
     return rows
 
 
-def same_on(grid: Grid, goal: Grid, mask: list[list[bool]]) -> bool:
+def patch_inside(grid: Grid, rect: Rect) -> Grid:
+    """The rectangle's cells of ``grid``, which holds all of them (``ValueError`` if not)."""
+    rows = patch(grid, rect)
+    if rows is None:
+        raise ValueError(f"the rectangle {rect} is not inside the {len(grid)}-row grid")
+    return rows
+
+
+def same_on(grid: Sequence[Sequence[str]], goal: Sequence[Sequence[str]],
+            mask: Sequence[Sequence[bool]]) -> bool:
     """Whether ``grid`` equals ``goal`` on every masked cell."""
     return all(grid[y][x] == goal[y][x] for y, row in enumerate(mask)
                for x, m in enumerate(row) if m)

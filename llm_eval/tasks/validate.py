@@ -131,7 +131,7 @@ def _run(name: str, fn, *args) -> Check:
 def _task_actions(task) -> list[str]:
     if isinstance(task, MFPTask):
         return list(task.public.actions)
-    return list(task.hidden.witness)
+    return list(task.hidden.witness_actions)
 
 
 def check_seed(task) -> Check:
@@ -140,8 +140,8 @@ def check_seed(task) -> Check:
     if not world_spec(task.world).stochastic:
         return Check("seed", True, {"seed": task.seed, "stochastic": False})
     actions = _task_actions(task) + ["noop"] * 100
-    ours = play(make(task.world, task.seed), actions)
-    other = play(make(task.world, task.seed + 1), actions)
+    ours = play(make(task.world, task.fixed_seed), actions)
+    other = play(make(task.world, task.fixed_seed + 1), actions)
     differs = next((t for t, (a, b) in enumerate(zip(ours, other)) if a != b), None)
     return Check("seed", differs is not None,
                  {"seed": task.seed, "stochastic": True, "other_seed_differs_at": differs},
@@ -151,17 +151,17 @@ def check_seed(task) -> Check:
 # -- planning ---------------------------------------------------------------------------------
 def check_witness_reaches_goal(task: PlanningTask) -> Check:
     p = task.public
-    reached = first_success(play(make(task.world, task.seed), task.hidden.witness), p.goal,
-                            p.mask)
-    ok = reached is not None and reached <= p.horizon
+    grids = play(make(task.world, task.fixed_seed), task.hidden.witness_actions)
+    reached = first_success(grids, p.goal, p.mask)
+    ok = reached is not None and p.horizon is not None and reached <= p.horizon
     return Check("witness_reaches_goal", ok,
-                 {"witness": len(task.hidden.witness), "reached_at": reached,
+                 {"witness": len(task.hidden.witness_actions), "reached_at": reached,
                   "horizon": p.horizon},
                  "" if ok else "the witness does not reach the goal within the horizon")
 
 
 def check_goal_differs(task: PlanningTask) -> Check:
-    initial = make(task.world, task.seed).frame.grid
+    initial = make(task.world, task.fixed_seed).frame.grid
     cells = [(x, y) for y, row in enumerate(task.public.mask) for x, m in enumerate(row) if m]
     differ = sum(initial[y][x] != task.public.goal[y][x] for x, y in cells)
     return Check("goal_differs_from_initial", differ > 0,
@@ -180,7 +180,7 @@ def check_random_planning(task: PlanningTask, effort: Effort) -> Check:
 
 # -- MFP --------------------------------------------------------------------------------------
 def _true_patch(task: MFPTask):
-    grids = play(make(task.world, task.seed), task.public.actions)
+    grids = play(make(task.world, task.fixed_seed), task.public.actions)
     return grids, patch(grids[-1], task.public.mask)
 
 
@@ -231,12 +231,12 @@ def check_random_mfp(task: MFPTask, effort: Effort) -> Check:
 
 # -- CD ---------------------------------------------------------------------------------------
 def check_trigger(task: CDTask) -> Check:
-    c = compare(task, task.hidden.witness)
+    c = compare(task, task.hidden.witness_actions)
     budget = task.budgets.interaction_steps
     ok = c.trigger_step is not None and c.trigger_step <= budget \
-        and len(task.hidden.witness) <= budget
+        and len(task.hidden.witness_actions) <= budget
     return Check("trigger_fires", ok,
-                 {"trigger_step": c.trigger_step, "witness": len(task.hidden.witness),
+                 {"trigger_step": c.trigger_step, "witness": len(task.hidden.witness_actions),
                   "budget": budget},
                  "" if ok else "the trigger does not fire within the budget under the witness")
 
@@ -249,7 +249,7 @@ def _fuzz_sequences(task: CDTask, effort: Effort) -> list[list[str]]:
         runs.append([f"click {x} {y}" for y in range(size) for x in range(size)])
         # the published suite had a task that crashed when the first action was a click:
         # start fresh runs with a click on each cell that shows something
-        frame = make(task.world, task.seed).frame
+        frame = make(task.world, task.fixed_seed).frame
         shown = [(x, y) for y, row in enumerate(frame.grid) for x, c in enumerate(row)
                  if c != frame.background]
         runs += [[f"click {x} {y}", "noop", "noop"] for x, y in shown[:MAX_FIRST_CLICKS]]
@@ -286,7 +286,7 @@ def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
             condition_errors.append(f"{label}: {c.condition_error}")
         return c
 
-    w = play("witness", task.hidden.witness) or Comparison(None, None, 0)
+    w = play("witness", task.hidden.witness_actions) or Comparison(None, None, 0)
     early = [] if not w.differs_before_trigger else ["witness"]
     claimed = [] if not w.condition_before_difference else ["witness"]
     sequences = _fuzz_sequences(task, effort) + _condition_rollouts(task, effort)
@@ -322,7 +322,7 @@ def check_condition_initial(task: CDTask) -> Check:
     name = "condition_false_initially"
     if not task.hidden.condition:
         return Check(name, False, detail=_NO_CONDITION)
-    world = make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    world = make_changed(task.world, task.hidden.program, task.fixed_seed, task.hidden.trigger)
     holds = condition_holds(world.interpreter, task.hidden.condition)
     return Check(name, not holds, {"holds_initially": holds},
                  "" if not holds else "the condition holds on the initial state")
@@ -360,7 +360,7 @@ def _condition_checks(task: CDTask, w: Comparison, runs: int, claimed: list[str]
 
 
 def check_modified_loads(task: CDTask) -> Check:
-    make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    make_changed(task.world, task.hidden.program, task.fixed_seed, task.hidden.trigger)
     return Check("modified_program_loads", True, {"program": task.hidden.program})
 
 
@@ -397,12 +397,12 @@ def check_mfp_dice(task: MFPTask, effort: Effort) -> Check:
 
 def _witness_frames(task: CDTask, length: int) -> list:
     """The modified program's grids under the witness padded with noops to ``length``."""
-    world = make_changed(task.world, task.hidden.program, task.seed, task.hidden.trigger)
+    world = make_changed(task.world, task.hidden.program, task.fixed_seed, task.hidden.trigger)
     return play(world, _padded(task, length))
 
 
 def _padded(task: CDTask, length: int) -> list[str]:
-    witness = list(task.hidden.witness)
+    witness = list(task.hidden.witness_actions)
     return witness + ["noop"] * max(0, length - len(witness))
 
 
@@ -413,14 +413,14 @@ def check_cd_change_dice(task: CDTask, effort: Effort) -> Check:
     name = "change_beyond_chance"
     if (done := _deterministic(name, task)) is not None:
         return done
-    first = compare(task, task.hidden.witness).first_difference
+    first = compare(task, task.hidden.witness_actions).first_difference
     if not first:
         return Check(name, False, {"first_difference": first},
                      "the witness shows no difference after the initial frame")
     n = effort.cd_draws
     actions = _padded(task, first + CHANGE_AFTER)
     changed = _witness_frames(task, first + CHANGE_AFTER)
-    world = make(task.world, task.seed)
+    world = make(task.world, task.fixed_seed)
     for action in actions[:first - 1]:
         world.step(action)
     before = world.snapshot()
@@ -448,9 +448,9 @@ def check_cd_condition_dice(task: CDTask, effort: Effort) -> Check:
     if not task.hidden.condition:
         return Check(name, False, detail=_NO_CONDITION)
     n = effort.cd_draws
-    world = make_changed(task.world, task.hidden.program, task.seed, "")
+    world = make_changed(task.world, task.hidden.program, task.fixed_seed, "")
     start = world.snapshot()
-    actions = _padded(task, len(task.hidden.witness) + MAX_CHANGE_DELAY)
+    actions = _padded(task, len(task.hidden.witness_actions) + MAX_CHANGE_DELAY)
     held = []
     for i, state in enumerate(dice.draw_states(dice.stream_seed(task.id, "cd-condition"), n)):
         world.restore(start)

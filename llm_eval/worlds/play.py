@@ -156,9 +156,9 @@ class PlaySession:
             self.prompt = None
             self.message = "click cancelled"
         elif name == "backspace":
-            self.prompt = self.prompt[:-1]
+            self.prompt = (self.prompt or "")[:-1]
         elif len(name) == 1 and (name.isdigit() or name in " -"):
-            self.prompt += name
+            self.prompt = (self.prompt or "") + name
 
     def _act(self, action: str) -> None:
         try:

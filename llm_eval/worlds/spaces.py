@@ -32,7 +32,8 @@ class ActionSpace:
                                     f"{type(action).__name__}", text=repr(action))
         if action.kind == "click":
             last = self.size - 1
-            if not (0 <= action.x <= last and 0 <= action.y <= last):
+            x, y = action.point
+            if not (0 <= x <= last and 0 <= y <= last):
                 raise ActionSyntaxError(
                     f"{action} is outside the {self.size}x{self.size} grid: x and y must be "
                     f"between 0 and {last}", text=str(action))

@@ -151,7 +151,7 @@ class World:
             self._invalid_actions += 1
             info = self._info(None)
             info["invalid_action"] = exc.message
-            return self._frame, 0.0, False, False, info
+            return self._require_frame(), 0.0, False, False, info
         frames = []
         apply_action(interpreter, action)
         for _ in range(self.ticks_per_action):
@@ -221,8 +221,7 @@ class World:
     @property
     def frame(self) -> Frame:
         """The current observation."""
-        self._require_reset()
-        return self._frame
+        return self._require_frame()
 
     @property
     def size(self) -> int:
@@ -260,8 +259,8 @@ class World:
     def snapshot(self) -> "WorldSnapshot":
         """The world's whole state (program state, frame, step count), to ``restore`` later."""
         interpreter = self._require_reset()
-        return WorldSnapshot(interpreter, interpreter.snapshot(), self._frame, self._previous,
-                             self._steps)
+        return WorldSnapshot(interpreter, interpreter.snapshot(), self._require_frame(),
+                             self._previous, self._steps)
 
     def restore(self, saved: "WorldSnapshot") -> Frame:
         """Go back to a saved state (also after a reset); returns its frame. Reset and
@@ -285,6 +284,13 @@ class World:
                                   "before step()")
         return self._interpreter
 
+    def _require_frame(self) -> Frame:
+        """The current frame (``WorldStateError`` before ``reset``, like ``_require_reset``)."""
+        self._require_reset()
+        if self._frame is None:   # unreachable: reset() sets the frame with the interpreter
+            raise WorldStateError(f"world {self.name!r} has not been reset: call reset() first")
+        return self._frame
+
     def _info(self, action: str | None) -> dict[str, Any]:
         info: dict[str, Any] = {
             "frame": self._frame,
@@ -294,7 +300,7 @@ class World:
             "invalid_actions": self._invalid_actions,
         }
         if self.trigger:
-            info["triggered"] = self._interpreter.get_trigger_state()
+            info["triggered"] = self._require_reset().get_trigger_state()
         return info
 
     def __repr__(self) -> str:

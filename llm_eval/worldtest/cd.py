@@ -131,18 +131,18 @@ class CDPhase(Phase):
                 self.watching = len(self.frames) - 1
                 return 0.0, False, {"declared_at": self.run_steps}
             case "watch":
-                self.watching = action.arg
+                self.watching = action.number
                 return 0.0, False, {"watching": action.arg}
             case _:  # submit
                 self.submitted = action.arg
-                self.raw_reward = cd_raw_reward(action.arg, self.change)
+                self.raw_reward = cd_raw_reward(action.number, self.change)
                 self._end(f"frame {action.arg} submitted; the test is over")
                 return self.raw_reward, True, {"submitted": action.arg,
                                                "change_frame": self.change,
                                                "raw_reward": self.raw_reward}
 
     def _observation(self, invalid: str | None, message: str | None) -> Observation:
-        if self.declared:
+        if self.declared and self.watching is not None:   # declare sets what is watched
             frame = self.frames[self.watching]
             view = CDView(run=self.run, run_steps=self.run_steps,
                           declare_after=self.declare_after, declared=True,

@@ -81,6 +81,13 @@ class Command:
     kind: str
     arg: int | None = None
 
+    @property
+    def number(self) -> int:
+        """``arg`` of a form that takes a number (``ValueError`` for one that takes none)."""
+        if self.arg is None:
+            raise ValueError(f"{self.kind} takes no number")
+        return self.arg
+
     def __str__(self) -> str:
         return self.kind if self.arg is None else f"{self.kind} {self.arg}"
 

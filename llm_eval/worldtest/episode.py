@@ -36,18 +36,20 @@ scheduler classifies); the world program's errors propagate as ``AutumnError``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal
 
 from ..tasks.models import CDTask, MFPTask, PlanningTask
+from ..vocabulary import Ended, PhaseName
 from .autumnbench.settings import HarnessSettings
 from .observation import EpisodeStart, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
-from .programs import ProgramsRoot
+from .programs import ProgramsRoot, task_seed
 from .protocols import PROTOCOLS
 from .protocols import protocol as protocol_profile
 
 if TYPE_CHECKING:  # the runner drives agents; agents import observations, not the runner
     from ..agents.base import Agent
+    from .protocols import TestKind
 
 __all__ = ["run_episode", "make_test_phase", "EpisodeResult", "StepRecord", "PhaseStats",
            "Observer", "StopEpisode", "ContextExhausted", "PROTOCOLS"]
@@ -57,7 +59,7 @@ class StopEpisode(Exception):
     """Raised by an agent's ``act`` to end the episode where it stands (module docstring);
     ``ended`` is what the phase it ends records as its end."""
 
-    ended = "stopped"
+    ended: ClassVar[Ended] = "stopped"
 
 
 class ContextExhausted(StopEpisode):
@@ -66,7 +68,7 @@ class ContextExhausted(StopEpisode):
     ``ended`` "context" (the published harness scores such an episode too; an agent that runs
     out of context is not dropped from the mean)."""
 
-    ended = "context"
+    ended: ClassVar[Ended] = "context"
 
 Observer = Callable[[str, dict[str, Any]], None]
 
@@ -76,7 +78,7 @@ class StepRecord:
     """One agent action: the observation it acted on, what it sent, and what came of it."""
 
     index: int
-    phase: str
+    phase: PhaseName
     observation: Observation
     action: str
     valid: bool
@@ -93,11 +95,11 @@ class StepRecord:
 class PhaseStats:
     """Counts of one phase: valid actions by keyword, invalid actions, and how it ended."""
 
-    phase: str
+    phase: PhaseName
     steps: int
     invalid_actions: int
     counts: tuple[tuple[str, int], ...]
-    ended: str   # "terminated" or "truncated"
+    ended: Ended | Literal[""]   # "" when the phase did not end (the episode stopped before)
 
     def to_dict(self) -> dict[str, Any]:
         return {"phase": self.phase, "steps": self.steps,
@@ -127,7 +129,7 @@ class EpisodeResult:
         return self.interaction.invalid_actions + self.test.invalid_actions
 
     @property
-    def ended(self) -> str:
+    def ended(self) -> Ended | Literal[""]:
         """"context" or "stopped" when the agent cut the episode short (``StopEpisode``),
         else ""."""
         for phase in (self.interaction, self.test):
@@ -159,7 +161,7 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
                     programs_root: ProgramsRoot | None = None,
                     max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
                     protocol: str = "worldtest", cap: int | None = None,
-                    harness: HarnessSettings | None = None) -> Phase:
+                    harness: HarnessSettings | None = None) -> TestKind:
     """The test phase of ``task``'s family under ``protocol`` (not yet reset): its profile's
     (``protocols.Protocol.test_phase``)."""
     return protocol_profile(protocol).test_phase(
@@ -225,14 +227,15 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     if harness is not None and not profile.takes_harness_settings:
         raise ValueError("the harness's settings (image mode, stack_frames, skip_frames, its "
                          "texts) belong to the autumnbench protocol")
+    seed = task_seed(task)
     interaction = profile.interaction_phase(task, budget=budget,
                                             max_consecutive_invalid=max_consecutive_invalid,
                                             ticks_per_action=ticks_per_action, harness=harness)
     hook = getattr(agent, "reset", None)
     if callable(hook):
-        hook(EpisodeStart(interaction_steps=budget, protocol=protocol))
+        hook(EpisodeStart(interaction_steps=budget, protocol=profile.name))
     records: list[StepRecord] = []
-    test: Phase | None = None
+    test: TestKind | None = None
     try:
         _play(interaction, agent, records, observer, cap)
         background = interaction.world.frame.background
@@ -252,7 +255,7 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     raw = getattr(test, "raw_reward", None)
     raw = test.score if raw is None else raw
     return EpisodeResult(
-        task_id=task.id, world=task.world, family=task.family, seed=task.seed,
+        task_id=task.id, world=task.world, family=task.family, seed=seed,
         score=max(0.0, raw), raw_reward=raw, interaction=_stats(interaction),
         test=_stats(test), resets=interaction.resets,
         runs=tuple(tuple(r) for r in interaction.runs), coverage=interaction.coverage,

@@ -17,6 +17,7 @@ without a choice scores 0. The answer is given to the phase (it is the scorer), 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ..actions import Action
@@ -58,10 +59,11 @@ class MFPPhase(Phase):
         self.choice: int | None = None
         self.score = 0.0
         mask = public.mask
-        self._view_base = dict(
+        self._view = MFPView(  # what every observation's view shows, but the frame watched
             actions=tuple(public.actions), frames=self.frames,
             mask=(mask.x, mask.y, mask.width, mask.height), masked_from=public.masked_from,
-            options=tuple(tuple(tuple(r) for r in o) for o in public.options))
+            options=tuple(tuple(tuple(r) for r in o) for o in public.options),
+            watching=self.watching)
         self._mask_cells = tuple(mask.cells())
         last = len(self.frames) - 1
         self._forms = (
@@ -81,7 +83,7 @@ class MFPPhase(Phase):
     def _apply(self, action: Action | Command) -> tuple[float, bool, dict[str, Any]]:
         assert isinstance(action, Command)  # the forms admit no world action
         if action.kind == "watch":
-            self.watching = action.arg
+            self.watching = action.number
             return 0.0, False, {"watching": action.arg}
         self.choice = action.arg
         self.score = 1.0 if action.arg == self._answer else 0.0
@@ -94,4 +96,4 @@ class MFPPhase(Phase):
                            budget_left=self.budget_left, frame=self.frames[self.watching],
                            actions=self._forms, invalid=invalid, message=message,
                            masked=masked,
-                           mfp=MFPView(watching=self.watching, **self._view_base))
+                           mfp=replace(self._view, watching=self.watching))

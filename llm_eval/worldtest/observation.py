@@ -30,10 +30,11 @@ form (tests serialise it and search it for hidden text).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
-from ..vocabulary import FAMILIES
+from ..vocabulary import FAMILIES, PhaseName
 from .commands import ActionForm
 from .protocols import ProtocolName
 
@@ -137,7 +138,7 @@ class Picture:
 class Observation:
     """One step's view of the episode (see the module docstring)."""
 
-    phase: str
+    phase: PhaseName
     family: str | None          # None in the interaction phase: the test is not revealed
     step: int
     budget_left: int
@@ -158,6 +159,28 @@ class Observation:
     pictures: tuple[Picture, ...] = ()
 
     @property
+    def mfp_view(self) -> MFPView:
+        """``mfp``, the view of a masked-frame test (``ValueError`` in another phase)."""
+        if self.mfp is None:
+            raise ValueError(f"the {self.phase} phase's observation has no masked-frame view")
+        return self.mfp
+
+    @property
+    def cd_view(self) -> CDView:
+        """``cd``, the view of a change-detection test (``ValueError`` in another phase)."""
+        if self.cd is None:
+            raise ValueError(f"the {self.phase} phase's observation has no change-detection "
+                             "view")
+        return self.cd
+
+    @property
+    def planning_view(self) -> PlanningView:
+        """``planning``, the view of a planning test (``ValueError`` in another phase)."""
+        if self.planning is None:
+            raise ValueError(f"the {self.phase} phase's observation has no planning view")
+        return self.planning
+
+    @property
     def valid_actions(self) -> tuple[str, ...]:
         """The valid action forms as text, e.g. ``("click X Y (0 <= X <= 6, ...)", "left")``."""
         return tuple(form.text() for form in self.actions)
@@ -166,7 +189,7 @@ class Observation:
         return next((f for f in self.actions if f.kind == kind), None)
 
     def to_dict(self) -> dict:
-        data = {"phase": self.phase, "family": self.family, "step": self.step,
+        data: dict[str, Any] = {"phase": self.phase, "family": self.family, "step": self.step,
                 "budget_left": self.budget_left, "frame": _rows(self.frame),
                 "background": self.frame.background,
                 "actions": [form.to_dict() for form in self.actions],
@@ -189,7 +212,8 @@ class Observation:
 
     def summary(self) -> dict:
         """A short record for episode logs: no grids, only where the agent was."""
-        data = {"phase": self.phase, "step": self.step, "budget_left": self.budget_left}
+        data: dict[str, Any] = {"phase": self.phase, "step": self.step,
+                                "budget_left": self.budget_left}
         if self.invalid:
             data["invalid"] = self.invalid
         if self.message:

@@ -25,10 +25,11 @@ Rules common to all phases (subclasses supply the forms and what an action does)
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any
+from typing import Any, ClassVar
 
 from ..actions import Action
 from ..errors import ActionSyntaxError
+from ..vocabulary import Ended, PhaseName
 from .commands import ActionForm, Command, parse_command
 from .errors import PhaseStateError
 from .observation import Observation
@@ -43,7 +44,7 @@ StepResult = tuple[Observation, float, bool, bool, dict[str, Any]]
 class Phase(ABC):
     """Base of the four phases; see the module docstring for the shared contract."""
 
-    name: str = ""
+    name: ClassVar[PhaseName]
 
     def __init__(self, *, family: str | None, budget: int,
                  max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID) -> None:
@@ -62,7 +63,7 @@ class Phase(ABC):
         self._started = False
         self._done = False
         self._message: str | None = None
-        self.ended: str | None = None   # "terminated" or "truncated" once the phase is over
+        self.ended: Ended | None = None   # set once the phase is over
 
     # -- the loop ------------------------------------------------------------------------------
     def reset(self) -> Observation:

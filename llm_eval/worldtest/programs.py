@@ -31,7 +31,7 @@ from .errors import TaskProgramError
 from .protocols import protocol as protocol_profile
 
 __all__ = ["original_world", "modified_world", "modified_program_text", "programs_root",
-           "original_program_text", "seeded", "ProgramsRoot", "DEGENERATE_SEED_WARNING"]
+           "original_program_text", "seeded", "task_seed", "ProgramsRoot", "DEGENERATE_SEED_WARNING"]
 
 DEGENERATE_SEED_WARNING = ("seed {seed} is 0 mod 2**32: every random choice of the world returns "
                            "its first option (the published harness's default; accepted under "
@@ -90,7 +90,8 @@ def original_program_text(task) -> tuple[str, str]:
     return world.program, world.path
 
 
-def _check_seed(task) -> int:
+def task_seed(task) -> int:
+    """The seed ``task`` is played with (``TaskProgramError`` if it takes it from the run)."""
     if task.seed is None:
         raise TaskProgramError(f"task {task.id!r} takes its seed from the run; resolve it with "
                                "seeded(task, seed) first")
@@ -99,7 +100,7 @@ def _check_seed(task) -> int:
 
 def original_world(task) -> World:
     """A new, not yet reset World of the task's original program with the task's seed."""
-    seed = _check_seed(task)
+    seed = task_seed(task)
     degenerate = is_degenerate_seed(seed)
     if task.program is None:
         return make_world(task.world, seed=seed, allow_degenerate_seed=degenerate)
@@ -135,6 +136,6 @@ def modified_program_text(task: CDTask, root: ProgramsRoot | None = None) -> tup
 def modified_world(task: CDTask, root: ProgramsRoot | None = None) -> World:
     """A new, not yet reset World running the CD task's modified program with its trigger."""
     text, display = modified_program_text(task, root)
-    seed = _check_seed(task)
+    seed = task_seed(task)
     return World(text, name=f"{task.world} (modified)", path=display, seed=seed,
                  trigger=task.hidden.trigger, allow_degenerate_seed=is_degenerate_seed(seed))

@@ -15,15 +15,24 @@ builds one, so the sweep's spec can read a profile cheaply.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 if TYPE_CHECKING:
     from ..tasks.models import CDTask, MFPTask, PlanningTask
+    from .autumnbench import HarnessCD, HarnessInteraction, HarnessMFP, HarnessPlanning
     from .autumnbench.settings import HarnessSettings
-    from .phase import Phase
+    from .cd import CDPhase
+    from .interaction import InteractionPhase
+    from .mfp import MFPPhase
+    from .planning import PlanningPhase
     from .programs import ProgramsRoot
 
     Task = MFPTask | CDTask | PlanningTask
+    #: the phases a profile builds: an interaction (the world played freely, its resets and
+    #: runs) and a test (scored)
+    InteractionKind: TypeAlias = InteractionPhase | HarnessInteraction
+    TestKind: TypeAlias = (MFPPhase | CDPhase | PlanningPhase | HarnessMFP | HarnessCD
+                           | HarnessPlanning)
 
 __all__ = ["Protocol", "ProtocolName", "PROTOCOLS", "WORLDTEST", "AUTUMNBENCH", "protocol",
            "AUTUMNBENCH_STEP_CAP"]
@@ -62,7 +71,7 @@ class Protocol:
 
     def interaction_phase(self, task: Task, *, budget: int, max_consecutive_invalid: int,
                           ticks_per_action: int | None,
-                          harness: HarnessSettings | None) -> Phase:
+                          harness: HarnessSettings | None) -> InteractionKind:
         """The interaction phase of ``task`` (not yet reset)."""
         from .programs import original_world
 
@@ -81,15 +90,17 @@ class Protocol:
 
     def test_phase(self, task: Task, *, background: str, programs_root: ProgramsRoot | None,
                    max_consecutive_invalid: int, cap: int | None,
-                   harness: HarnessSettings | None) -> Phase:
+                   harness: HarnessSettings | None) -> TestKind:
         """The test phase of ``task``'s family (not yet reset). ``background`` is the world's
         background colour (the MFP recording's frames); ``cap`` the steps the test may take
         under a protocol with a step cap (its whole cap when None)."""
         from .programs import modified_world, original_world
 
         if self.takes_harness_settings:
-            return _harness_test(task, background, programs_root,
-                                 self.step_cap if cap is None else cap, harness)
+            budget = self.step_cap if cap is None else cap
+            if budget is None:   # a harness protocol has a step cap
+                raise ValueError(f"protocol {self.name}: a harness test needs a step cap")
+            return _harness_test(task, background, programs_root, budget, harness)
         limit = max_consecutive_invalid
         match task.family:
             case "mfp":
@@ -115,7 +126,7 @@ class Protocol:
 
 
 def _harness_test(task: Task, background: str, programs_root: ProgramsRoot | None, cap: int,
-                  harness: HarnessSettings | None) -> Phase:
+                  harness: HarnessSettings | None) -> TestKind:
     from .autumnbench import HarnessCD, HarnessMFP, HarnessPlanning
     from .autumnbench.settings import DEFAULT_SETTINGS
     from .programs import modified_world, original_world

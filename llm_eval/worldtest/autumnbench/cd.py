@@ -78,7 +78,7 @@ class HarnessCD(HarnessPhase):
 
     name = "cd"
 
-    def __init__(self, world: World, *, condition: str, budget: int,
+    def __init__(self, world: World, *, condition: str | None, budget: int,
                  family: str = "cd", settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, settings=settings)
         if not condition:

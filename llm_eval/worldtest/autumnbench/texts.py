@@ -155,7 +155,8 @@ def _literal(node: ast.AST | None) -> str | None:
         return node.value
     if isinstance(node, ast.JoinedStr):
         parts = [_literal(v) for v in node.values]
-        return None if any(p is None for p in parts) else "".join(parts)
+        texts = [p for p in parts if p is not None]
+        return None if len(texts) < len(parts) else "".join(texts)
     if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
         left, right = _literal(node.left), _literal(node.right)
         return None if left is None or right is None else left + right
@@ -163,8 +164,12 @@ def _literal(node: ast.AST | None) -> str | None:
 
 
 def _in_order(node: ast.AST) -> list[ast.AST]:
-    found = [n for n in ast.walk(node) if hasattr(n, "lineno")]
-    return sorted(found, key=lambda n: (n.lineno, n.col_offset))
+    """The nodes under ``node`` that have a source position, in the order of their positions."""
+    found: list[tuple[tuple[int, int], ast.AST]] = []
+    for n in ast.walk(node):
+        if hasattr(n, "lineno") and hasattr(n, "col_offset"):
+            found.append(((n.lineno, n.col_offset), n))
+    return [n for _, n in sorted(found, key=lambda entry: entry[0])]
 
 
 def _method(tree: ast.Module, cls: str, name: str) -> ast.FunctionDef | None:
