@@ -28,6 +28,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from ..argtypes import integer, integer_at_least
 from ..atomic import atomic_open
@@ -35,6 +36,9 @@ from ..tasks.families import FAMILIES
 from ..vocabulary import LOCAL_AGENTS
 from ..worldtest.protocols import PROTOCOLS
 from ..worldtest.protocols import protocol as protocol_profile
+
+if TYPE_CHECKING:
+    from ..agents.base import Agent
 
 __all__ = ["add_episode_parser", "cmd_episode", "format_result"]
 
@@ -177,6 +181,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
                 ticks_per_action=args.ticks_per_action,
                 harness=_harness_settings(args, is_model))
     unsaved = False
+    calls: list[dict[str, Any]] = []      # a model's calls (``LLMAgent.calls``)
     if is_model:
         from llm_eval.adapters import ProviderError
         from llm_eval.adapters.registry import create_adapter
@@ -204,17 +209,23 @@ def cmd_episode(args: argparse.Namespace) -> int:
             return 2
         if args.record:
             adapter = RecordingAdapter(adapter, args.record)
+        from ..agents.llm import LLMAgent
+
         try:
-            agent = make_agent(args.agent, task, adapter=adapter, **settings)
+            model_agent = make_agent(args.agent, task, adapter=adapter, **settings)
         except ValueError as exc:   # e.g. --history auto without a window the map knows
             print(f"llm-eval: error: {exc}", file=sys.stderr)
             return 2
+        if not isinstance(model_agent, LLMAgent):
+            raise TypeError(f"make_agent({args.agent!r}) gave {type(model_agent).__name__}, "
+                            "not a model's agent")
+        agent: Agent = model_agent
         if play["harness"] is not None and play["harness"].texts is not None:
             from ..worldtest.autumnbench.view import harness_prompts
 
-            agent.prompts = harness_prompts(agent.prompts, play["harness"].texts)
+            model_agent.prompts = harness_prompts(model_agent.prompts, play["harness"].texts)
         try:
-            result = run_episode(task, agent, **play)
+            result = run_episode(task, model_agent, **play)
         except InfrastructureError as exc:
             print(f"llm-eval: infrastructure error (the episode is not scored): {exc}",
                   file=sys.stderr)
@@ -224,8 +235,9 @@ def cmd_episode(args: argparse.Namespace) -> int:
                   f"scored): {exc}", file=sys.stderr)
             return 1
         finally:
-            agent.close()
-            unsaved = not _save_outputs(args, agent.calls, adapter if args.record else None)
+            model_agent.close()
+            calls = model_agent.calls
+            unsaved = not _save_outputs(args, calls, adapter if args.record else None)
     else:
         agent = make_agent(args.agent, task, seed=args.seed)
         result = run_episode(task, agent, **play)
@@ -234,12 +246,12 @@ def cmd_episode(args: argparse.Namespace) -> int:
         data["agent"] = args.agent
         data["agent_seed"] = args.seed
         if is_model:
-            data["model_calls"] = _calls_summary(agent.calls)
+            data["model_calls"] = _calls_summary(calls)
         print(json.dumps(data, indent=1))
     else:
         line = format_result(result, args.agent, args.seed)
         if is_model:
-            s = _calls_summary(agent.calls)
+            s = _calls_summary(calls)
             from ..pricing import describe_cost, litellm_name
 
             cost = f", {describe_cost(s['cost_usd'])}" \

@@ -45,7 +45,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
               f"anyone who can reach it can play", file=sys.stderr)
     base = f"http://{'127.0.0.1' if args.host in ('0.0.0.0', '::') else args.host}:{args.port}"
     runs = f"{base}/runs/{settings.operator_token}"
-    if study is None:   # the operator's links are secrets: printed for them, never logged
+    # the operator's links are secrets: printed for them, never logged
+    if study is None or spec is None:
         print(f"llm-eval serve: episodes are recorded in {args.run_dir}; open {base}/ ; "
               f"the runs, live: {runs} (Ctrl-C stops)", file=sys.stderr, flush=True)
     else:

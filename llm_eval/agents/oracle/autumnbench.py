@@ -19,7 +19,7 @@ from ...tasks.models import CDTask, MFPTask, PlanningTask
 from ...worldtest.observation import Observation
 from ...worldtest.programs import ProgramsRoot, modified_world
 from ..search import SearchLimits, SearchResult
-from .solver import change_path, mfp_answer, plan
+from .solver import change_path, mfp_answer, plan, task_of
 
 __all__ = ["HarnessMoves"]
 
@@ -45,7 +45,7 @@ class HarnessMoves:
                 choices = [a for a in observation.offered if a.startswith("choose_option_")]
                 if not choices:
                     return "step"
-                answer, misses = mfp_answer(self.task)
+                answer, misses = mfp_answer(task_of(self.task, MFPTask))
                 if misses:
                     self.notes.append(f"no option equals the simulated patch; option "
                                       f"{answer} differs in {misses} cell(s)")
@@ -61,8 +61,11 @@ class HarnessMoves:
         raise ValueError(f"unknown phase {observation.phase!r}")
 
     def _cd_plan(self) -> list[str]:
-        task = self.task
+        task = task_of(self.task, CDTask)
         world = modified_world(task, self.programs_root)
+        if task.hidden.condition is None:
+            self.notes.append("the task has no change condition to make hold; quitting")
+            return []
         path = change_path(world, task.hidden.condition, task.hidden.witness, harness=True)
         if path is None:
             self.notes.append("no action sequence makes the condition hold; quitting")
@@ -72,9 +75,9 @@ class HarnessMoves:
         return [*path, "I found the change!", "Submit choice"]
 
     def _planning_plan(self, observation: Observation) -> list[str]:
-        view = observation.planning
+        view = observation.planning_view
         horizon = max(1, observation.budget_left)
-        self.search = plan(self.task, view.goal.grid, view.mask, horizon, self.limits)
+        self.search = plan(task_of(self.task, PlanningTask), view.goal.grid, view.mask, horizon, self.limits)
         if self.search.plan is None:
             self.notes.append("no plan found within the limits; quitting")
             return []

@@ -20,17 +20,30 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ...tasks.models import CDTask, MFPTask, PlanningTask
 from ...worlds import World
+from ...worlds.world import WorldSnapshot
 from ...worldtest.programs import ProgramsRoot, modified_world, original_world
 from ...worldtest.scoring import condition_holds
 from ..search import SearchLimits, SearchResult, search_plan
 
-__all__ = ["mfp_answer", "cd_change_frame", "ChangeSearch", "change_path", "condition_met",
+__all__ = ["task_of", "mfp_answer", "cd_change_frame", "ChangeSearch", "change_path", "condition_met",
            "plan"]
 
 _MOVES = ("left", "right", "up", "down", "noop")
+
+
+_Task = TypeVar("_Task", MFPTask, CDTask, PlanningTask)
+
+
+def task_of(task: MFPTask | CDTask | PlanningTask, family: type[_Task]) -> _Task:
+    """``task`` as a task of ``family``'s kind (``ValueError`` when a phase and the episode's
+    task disagree: a caller's bug)."""
+    if not isinstance(task, family):
+        raise ValueError(f"task {task.id!r} is a {task.family} task, not a {family.__name__}")
+    return task
 
 
 def mfp_answer(task: MFPTask) -> tuple[int, int]:
@@ -60,8 +73,9 @@ def cd_change_frame(task: CDTask, budget: int, root: ProgramsRoot | None = None
     original.reset()
     modified.reset()
     played: list[str] = []
+    witness = task.hidden.witness or []       # an imported task has none: noops
     for i in range(budget):
-        action = task.hidden.witness[i] if i < len(task.hidden.witness) else "noop"
+        action = witness[i] if i < len(witness) else "noop"
         expected, _, _, _, _ = original.step(action)
         seen, _, _, _, _ = modified.step(action)
         played.append(action)
@@ -116,7 +130,7 @@ def change_path(world: World, condition: str, witness: list[str] | None = None, 
         world.reset()
     start = world.snapshot()
     seen = {world.state_key()}
-    queue: deque[tuple[object, tuple[str, ...]]] = deque([(start, ())])
+    queue: deque[tuple[WorldSnapshot, tuple[str, ...]]] = deque([(start, ())])
     expanded = 0
     while queue and expanded < limits.max_expanded:
         saved, path = queue.popleft()

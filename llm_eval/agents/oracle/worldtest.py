@@ -23,7 +23,7 @@ from ...tasks.models import CDTask, MFPTask, PlanningTask
 from ...worldtest.observation import Observation
 from ...worldtest.programs import ProgramsRoot, modified_world
 from ..search import SearchLimits, SearchResult
-from .solver import cd_change_frame, change_path, mfp_answer, plan
+from .solver import cd_change_frame, change_path, mfp_answer, plan, task_of
 
 __all__ = ["WorldTestMoves"]
 
@@ -46,7 +46,7 @@ class WorldTestMoves:
             case "interaction":
                 return "go-to-test"
             case "mfp":
-                answer, misses = mfp_answer(self.task)
+                answer, misses = mfp_answer(task_of(self.task, MFPTask))
                 if misses:
                     self.notes.append(f"no option equals the true patch; option {answer} "
                                       f"differs in {misses} cell(s)")
@@ -66,8 +66,8 @@ class WorldTestMoves:
         when the task has none), declare once allowed, submit the frame where it first held
         (T). A task without a condition: the first frame that differs from the original
         program's in lock-step."""
-        task = self.task
-        declare_after = observation.cd.declare_after
+        task = task_of(self.task, CDTask)
+        declare_after = observation.cd_view.declare_after
         budget = observation.budget_left - 2          # keep room for declare and submit
         if task.hidden.condition:
             world = modified_world(task, self.programs_root)
@@ -89,8 +89,8 @@ class WorldTestMoves:
         return [*actions, "declare", f"submit {change}"]
 
     def _planning_plan(self, observation: Observation) -> list[str]:
-        view = observation.planning
-        self.search = plan(self.task, view.goal.grid, view.mask,
+        view = observation.planning_view
+        self.search = plan(task_of(self.task, PlanningTask), view.goal.grid, view.mask,
                            min(view.horizon, observation.budget_left), self.limits)
         if self.search.plan is None:
             self.notes.append(f"no plan found ({self.search.expanded} states expanded, "
