@@ -189,7 +189,7 @@ def default_tasks(world: str = DEFAULT_WORLD,
                   families: Sequence[str] = FAMILIES) -> tuple[Any, ...]:
     """The shipped tasks of ``world``, seeded as a run seeds them."""
     from .tasks.store import load_task
-    from .worldtest.programs import seeded
+    from .worldtest.seeding import seeded
 
     try:
         return tuple(seeded(load_task(world, family), 1)[0] for family in families)

@@ -1,14 +1,16 @@
 """Closed vocabularies written once: the test families, the local agents (their names are
 models in a sweep, choices of ``llm-eval episode`` and the agents' own names), the WorldTest
-phases and how a phase ended (``worldtest.phase``, ``worldtest.episode``). Light on purpose:
-a command's parser and the task models name them without importing the agents or pydantic.
-(The protocols' names live with their profiles, ``worldtest.protocols``.)"""
+phases and how a phase ended (``worldtest.phase``, ``worldtest.episode``), and the protocols'
+names (their profiles are ``worldtest.protocols``). Light on purpose: a command's parser, the
+task models and the observations name them without importing the agents, pydantic or the
+profiles."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-__all__ = ["Family", "FAMILIES", "LocalAgent", "LOCAL_AGENTS", "PhaseName", "Ended"]
+__all__ = ["Family", "FAMILIES", "LocalAgent", "LOCAL_AGENTS", "PhaseName", "Ended",
+           "ProtocolName"]
 
 Family = Literal["mfp", "cd", "planning"]
 FAMILIES: tuple[Family, ...] = ("mfp", "cd", "planning")
@@ -24,3 +26,7 @@ PhaseName = Literal["interaction", "mfp", "cd", "planning"]
 #: or cut short by the agent: "stopped" (``StopEpisode``) or "context" (its model's context is
 #: full, ``ContextExhausted``)
 Ended = Literal["terminated", "truncated", "stopped", "context"]
+
+#: the protocols an episode can be played under (``worldtest.protocols``): ours, and the
+#: published AutumnBench harness's rules
+ProtocolName = Literal["worldtest", "autumnbench"]

@@ -17,18 +17,13 @@ from pathlib import Path
 
 from test_layers import ROOTS, imports, modules
 
-#: Cycles still to break, each the set of its modules.
-KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset({
-    # the protocol profiles build their phases at run time; every phase's observation names
-    # its protocol (worldtest.protocols -> phases -> observation -> protocols)
-    frozenset({f"llm_eval.worldtest.{name}" for name in (
-        "autumnbench", "autumnbench.base", "autumnbench.cd", "autumnbench.interaction",
-        "autumnbench.mfp", "autumnbench.planning", "autumnbench.settings", "cd", "interaction",
-        "mfp", "observation", "phase", "planning", "programs", "protocols")}),
-})
+#: Cycles still to break, each the set of its modules: none (the last two, scheduler <->
+#: ray_executor and the worldtest protocols' knot, were broken after this test was written).
+KNOWN_CYCLES: frozenset[frozenset[str]] = frozenset()
 
 #: Packages whose cycles were broken (issue "One house with checked walls"): none may return.
-CYCLE_FREE = ("llm_eval.agents", "llm_eval.autumn", "llm_eval.cli")
+CYCLE_FREE = ("llm_eval.agents", "llm_eval.autumn", "llm_eval.cli", "llm_eval.sweep",
+              "llm_eval.worldtest")
 
 
 def _type_checking_lines(path: Path) -> set[int]:

@@ -101,7 +101,7 @@ def episode_task(args: argparse.Namespace):
     a task that takes its seed from the run gets ``--seed`` (a warning, if any, on stderr)."""
     from ..errors import TaskFileError
     from ..tasks.store import load_task, load_task_file, load_tasks
-    from ..worldtest.programs import seeded
+    from ..worldtest.seeding import seeded
 
     if args.world.endswith(".json") or os.path.isfile(args.world):
         task = load_task_file(args.world)

@@ -98,7 +98,7 @@ def job_task(job: Job) -> AnyTask:
     from ..errors import TaskFileError
     from ..tasks.models import CDTask, MFPTask, PlanningTask
     from ..tasks.store import dump_task, load_task, load_task_file
-    from ..worldtest.programs import seeded
+    from ..worldtest.seeding import seeded
     from .spec import _digest
 
     s = job.settings
@@ -326,9 +326,13 @@ def job_harness(job: Job, agent: Any) -> HarnessSettings | None:
     """The published harness's settings of an autumnbench job (None otherwise); with its own
     texts, a model's system prompt and per-turn instructions become the harness's."""
     from ..worldtest.autumnbench.settings import settings_of
+    from ..worldtest.protocols import WORLDTEST
+    from ..worldtest.protocols import protocol as protocol_profile
 
+    if not protocol_profile(job.settings.get("protocol", WORLDTEST.name)).takes_harness_settings:
+        return None
     harness = settings_of(job.settings, model_plays=not plays_without_model(job.model))
-    if harness is not None and harness.texts is not None and hasattr(agent, "prompts"):
+    if harness.texts is not None and hasattr(agent, "prompts"):
         from ..worldtest.autumnbench.view import harness_prompts
 
         agent.prompts = harness_prompts(agent.prompts, harness.texts)

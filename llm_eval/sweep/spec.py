@@ -618,7 +618,7 @@ class Sweep(_Strict):
         degenerate = [seed for seed in self.seeds if is_degenerate_seed(seed)]
         if not degenerate or not self.tasks:
             return None
-        from ..worldtest.programs import DEGENERATE_SEED_WARNING
+        from ..worldtest.seeding import DEGENERATE_SEED_WARNING
 
         return (DEGENERATE_SEED_WARNING.format(seed=degenerate[0])
                 + "; it applies to the tasks that take their seed from the run")

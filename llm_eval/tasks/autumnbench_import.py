@@ -392,7 +392,8 @@ def validate_imported(task, *, seed: int, protocol: str = "autumnbench"):
     the simulation gives; CD: the condition does not hold at the start and some action sequence
     makes it hold; planning: the goal differs from the initial grid, every masked goal colour
     can be rendered, and the oracle's planner reaches it within the protocol's cap."""
-    from ..worldtest.programs import modified_world, original_world, seeded
+    from ..worldtest.programs import modified_world, original_world
+    from ..worldtest.seeding import seeded
     from .validate import TaskReport
 
     task, _ = seeded(task, seed, protocol)

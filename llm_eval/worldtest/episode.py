@@ -219,7 +219,7 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
 
     ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
     directory the CD modified program is read from; ``observer`` sees the episode's events.
-    ``task`` must have a seed (``programs.seeded`` gives a seedless imported task the run's).
+    ``task`` must have a seed (``seeding.seeded`` gives a seedless imported task the run's).
     """
     profile = protocol_profile(protocol)
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps

@@ -34,9 +34,8 @@ from typing import Any
 
 from ..autumn import Frame
 from ..render.palette import MASK_COLOUR
-from ..vocabulary import FAMILIES, PhaseName
+from ..vocabulary import FAMILIES, PhaseName, ProtocolName
 from .commands import ActionForm
-from .protocols import ProtocolName
 
 __all__ = ["Observation", "Picture", "MFPView", "CDView", "PlanningView", "EpisodeStart",
            "MASK_COLOUR", "PHASES"]

@@ -8,10 +8,8 @@
   imported task, to the task file, with ``hidden.trigger`` as the trigger condition and the
   task's seed (``modified_world``). ``programs_root`` overrides the directory (tests write
   their own modified programs).
-- ``seeded(task, seed, protocol)`` gives a task that takes its seed from the run (an imported
-  one) the run's seed; the worldtest protocol refuses a seed of 0 (mod 2**32), which removes
-  every random choice, and the autumnbench protocol accepts it with a warning, as the
-  published harness does.
+- A task that takes its seed from the run (an imported one) is given it first
+  (``worldtest.seeding.seeded``).
 
 A path that is absolute, climbs out with ``..``, or names no readable file raises
 ``TaskProgramError`` naming the task and the path.
@@ -23,19 +21,14 @@ from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path, PurePosixPath
 
-from ..seeds import DEGENERATE_SEED_REASON, is_degenerate_seed
+from ..seeds import is_degenerate_seed
 from ..tasks.models import CDTask
 from ..worlds import World, make_world
 from ..worlds.registry import PROGRAMS_DIR, PROGRAMS_PACKAGE
 from .errors import TaskProgramError
-from .protocols import protocol as protocol_profile
 
 __all__ = ["original_world", "modified_world", "modified_program_text", "programs_root",
-           "original_program_text", "seeded", "task_seed", "ProgramsRoot", "DEGENERATE_SEED_WARNING"]
-
-DEGENERATE_SEED_WARNING = ("seed {seed} is 0 mod 2**32: every random choice of the world returns "
-                           "its first option (the published harness's default; accepted under "
-                           "--protocol autumnbench only)")
+           "original_program_text", "task_seed", "ProgramsRoot"]
 
 ProgramsRoot = Path | Traversable
 
@@ -43,29 +36,6 @@ ProgramsRoot = Path | Traversable
 def programs_root() -> Traversable:
     """The bundled programs directory (package data)."""
     return resources.files(PROGRAMS_PACKAGE) / PROGRAMS_DIR
-
-
-def seeded(task, seed: int | None, protocol: str = "worldtest") -> tuple[object, str | None]:
-    """``(task, warning)``: ``task`` itself when its file fixes the seed, else a copy with the
-    run's ``seed`` (module docstring); a refused seed raises ``TaskFileError``."""
-    from ..errors import TaskFileError
-
-    if task.seed is not None:
-        return task, None
-    if seed is None:
-        raise TaskFileError(f"task {task.id!r} takes its seed from the run: give --seed")
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
-        raise TaskFileError(f"task {task.id!r}: the seed must be a non-negative integer, "
-                            f"got {seed!r}")
-    warning = None
-    if is_degenerate_seed(seed):
-        if not protocol_profile(protocol).accepts_degenerate_seed:
-            raise TaskFileError(f"task {task.id!r}: seed {seed} is refused: "
-                                f"{DEGENERATE_SEED_REASON}; give another seed (or --protocol "
-                                "autumnbench, which accepts it as the published harness does)")
-        warning = DEGENERATE_SEED_WARNING.format(seed=seed)
-    copy = task.model_copy(update={"seed": seed})
-    return copy.located(task.root), warning
 
 
 def _task_file(task, relative: str, field: str) -> tuple[str, str]:

@@ -15,7 +15,9 @@ builds one, so the sweep's spec can read a profile cheaply.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
+
+from ..vocabulary import ProtocolName
 
 if TYPE_CHECKING:
     from ..tasks.models import CDTask, MFPTask, PlanningTask
@@ -37,7 +39,6 @@ if TYPE_CHECKING:
 __all__ = ["Protocol", "ProtocolName", "PROTOCOLS", "WORLDTEST", "AUTUMNBENCH", "protocol",
            "AUTUMNBENCH_STEP_CAP"]
 
-ProtocolName = Literal["worldtest", "autumnbench"]
 
 
 @dataclass(frozen=True)
@@ -145,8 +146,7 @@ def _harness_test(task: Task, background: str, programs_root: ProgramsRoot | Non
     raise ValueError(f"unknown task family {task.family!r}")
 
 
-#: Under autumnbench, interaction and test together take at most this many steps [C4]
-#: (``worldtest.autumnbench.TOTAL_STEP_CAP``).
+#: Under autumnbench, interaction and test together take at most this many steps [C4].
 AUTUMNBENCH_STEP_CAP = 501
 
 WORLDTEST = Protocol(

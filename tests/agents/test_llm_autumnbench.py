@@ -12,7 +12,7 @@ from llm_eval.tasks.autumnbench_import import import_autumnbench
 from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worldtest import run_episode
 from llm_eval.worldtest.commands import world_forms
-from llm_eval.worldtest.programs import seeded
+from llm_eval.worldtest.seeding import seeded
 
 FIXTURE = "tests/fixtures/autumnbench"
 

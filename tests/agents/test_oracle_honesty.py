@@ -13,7 +13,7 @@ from llm_eval.agents.oracle import mfp_answer
 from llm_eval.tasks.autumnbench_import import import_autumnbench
 from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worldtest import run_episode
-from llm_eval.worldtest.programs import seeded
+from llm_eval.worldtest.seeding import seeded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "autumnbench"
 

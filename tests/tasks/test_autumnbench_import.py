@@ -21,7 +21,7 @@ from llm_eval.tasks.autumnbench_import import (
 from llm_eval.tasks.store import load_tasks
 from llm_eval.transcripts import transcript_files
 from llm_eval.worldtest import run_episode
-from llm_eval.worldtest.programs import seeded
+from llm_eval.worldtest.seeding import seeded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "autumnbench"
 

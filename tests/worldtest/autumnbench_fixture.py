@@ -26,7 +26,7 @@ from llm_eval.autumn import Interpreter
 from llm_eval.tasks.autumnbench_import import import_autumnbench
 from llm_eval.tasks.store import load_tasks
 from llm_eval.worldtest.episode import EpisodeResult, run_episode
-from llm_eval.worldtest.programs import seeded
+from llm_eval.worldtest.seeding import seeded
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "autumnbench"
 PROGRAM = FIXTURE / "programs" / "drizzle.sexp"

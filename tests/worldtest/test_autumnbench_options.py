@@ -15,7 +15,7 @@ import pytest
 from llm_eval.adapters import Response
 from llm_eval.adapters.base import Adapter
 from llm_eval.replay import replay_transcript
-from llm_eval.sweep.job import execute_job
+from llm_eval.sweep.job import execute_job, job_harness
 from llm_eval.sweep.spec import SpecError, Sweep
 from llm_eval.transcripts import read_transcript
 from llm_eval.worldtest.autumnbench.settings import settings_of
@@ -90,7 +90,8 @@ def test_a_models_png_rendering_is_image_mode_a_local_agent_plays_text(task_dir)
     jobs = {j.model: j for j in sweep(task_dir, renderings=["png"]).expand()}
     assert settings_of(jobs[MODEL].settings, model_plays=True).render_mode == "image"
     assert settings_of(jobs["random"].settings, model_plays=False).render_mode == "text"
-    assert settings_of({"model": "random"}, model_plays=False) is None   # worldtest
+    worldtest = {j.model: j for j in sweep(task_dir, protocol="worldtest").expand()}
+    assert job_harness(worldtest["random"], agent=None) is None   # the profile takes none
 
 
 class Replies(Adapter):

@@ -16,14 +16,15 @@ from llm_eval.errors import TaskFileError
 from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worlds import World
 from llm_eval.worldtest.autumnbench import (
-    TOTAL_STEP_CAP,
     HarnessCD,
     HarnessInteraction,
     HarnessPlanning,
 )
 from llm_eval.worldtest.episode import run_episode
 from llm_eval.worldtest.observation import EpisodeStart
-from llm_eval.worldtest.programs import modified_world, original_world, seeded
+from llm_eval.worldtest.programs import modified_world, original_world
+from llm_eval.worldtest.protocols import AUTUMNBENCH_STEP_CAP
+from llm_eval.worldtest.seeding import seeded
 
 MFP_STEPS = ["step"] * 10
 
@@ -100,7 +101,7 @@ def test_i8_learned_at_8_ticks_an_action_tested_at_1(tasks, tmp_path, family, pr
 
 
 def test_c4_the_cap_of_501_steps_before_a_scoring_action_gives_0(tasks, tmp_path):
-    assert TOTAL_STEP_CAP == 501
+    assert AUTUMNBENCH_STEP_CAP == 501
     result = F.play(tasks["planning"], ["go-to-test", *["noop"] * 600], tmp_path)
     assert len(result.records) == 501 and result.test.steps == 500
     assert (result.raw_reward, result.score) == (0.0, 0.0) and result.test.ended == "truncated"

@@ -14,7 +14,7 @@ from llm_eval.sweep.spec import Sweep
 from llm_eval.tasks.store import load_tasks
 from llm_eval.worldtest import run_episode
 from llm_eval.worldtest.autumnbench.scratchpad import message_text, update
-from llm_eval.worldtest.programs import seeded
+from llm_eval.worldtest.seeding import seeded
 
 MODEL = "openai-chat/gpt-4.1-mini"
 INTRO = message_text("").rstrip("\n")

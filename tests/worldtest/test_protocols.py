@@ -12,7 +12,6 @@ from llm_eval.agents import make_agent
 from llm_eval.sweep import SpecError, Sweep
 from llm_eval.tasks import load_task
 from llm_eval.worldtest.autumnbench import (
-    TOTAL_STEP_CAP,
     HarnessCD,
     HarnessInteraction,
     HarnessMFP,
@@ -23,7 +22,13 @@ from llm_eval.worldtest.interaction import InteractionPhase
 from llm_eval.worldtest.mfp import MFPPhase
 from llm_eval.worldtest.observation import EpisodeStart
 from llm_eval.worldtest.planning import PlanningPhase
-from llm_eval.worldtest.protocols import AUTUMNBENCH, PROTOCOLS, WORLDTEST, protocol
+from llm_eval.worldtest.protocols import (
+    AUTUMNBENCH,
+    AUTUMNBENCH_STEP_CAP,
+    PROTOCOLS,
+    WORLDTEST,
+    protocol,
+)
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = set(PROTOCOLS)
@@ -45,7 +50,7 @@ def test_a_profile_builds_its_own_phases(profile, interaction, tests):
 
 
 def test_the_profiles_say_what_differs():
-    assert WORLDTEST.step_cap is None and AUTUMNBENCH.step_cap == TOTAL_STEP_CAP == 501
+    assert WORLDTEST.step_cap is None and AUTUMNBENCH.step_cap == AUTUMNBENCH_STEP_CAP == 501
     assert protocol("autumnbench") is AUTUMNBENCH and protocol("worldtest") is WORLDTEST
     with pytest.raises(ValueError, match="unknown protocol 'harness': expected one of "
                                          "worldtest, autumnbench"):

@@ -22,8 +22,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from ..protocols import WORLDTEST
-from ..protocols import protocol as protocol_profile
 from .texts import HarnessTexts, HarnessTextsError, load_harness_texts
 
 __all__ = ["HarnessSettings", "DEFAULT_SETTINGS", "render_mode_of", "settings_of",
@@ -88,11 +86,10 @@ def job_fields(*, stack_frames: bool, skip_frames: bool,
     return fields
 
 
-def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettings | None:
-    """A job's ``HarnessSettings`` from its settings (None outside the autumnbench protocol).
-    Image mode is a model's (its rendering ``png``); a local agent plays in text mode."""
-    if not protocol_profile(settings.get("protocol", WORLDTEST.name)).takes_harness_settings:
-        return None
+def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettings:
+    """The ``HarnessSettings`` of a job played under a protocol that takes them (its profile's
+    ``takes_harness_settings``), from its settings. Image mode is a model's (its rendering
+    ``png``); a local agent plays in text mode."""
     texts = None
     if "harness_texts" in settings:
         texts = load_harness_texts(settings["harness_texts_dir"])
