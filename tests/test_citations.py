@@ -112,13 +112,13 @@ def citation_problems(text: str, source: str = "<text>") -> list[str]:
             problems.append(f"{where}: link to docs/spec/{name}, which does not exist")
         elif anchor and anchor not in targets:
             problems.append(f"{where}: docs/spec/{name} has no anchor {anchor}")
-    harness = spec_targets("autumnbench-harness.md") or frozenset()
+    autumnbench = spec_targets("autumnbench-harness.md") or frozenset()
     autumn = spec_targets("autumn.md") or frozenset()
     for m in BRACKETED.finditer(text):
         for ref in re.split(r",\s*", m.group(1)):
             for one in _expand(ref):
                 # two-digit ids with a leading zero are Autumn conformance cases (C01..C55)
-                known = autumn if re.fullmatch(r"[A-Z]0\d", one) else harness
+                known = autumn if re.fullmatch(r"[A-Z]0\d", one) else autumnbench
                 if one not in known:
                     problems.append(f"{source}:{line_of(m.start())}: rule {one} is not in "
                                     "docs/spec/autumnbench-harness.md")
@@ -150,15 +150,15 @@ def test_every_citation_in_the_repository_resolves():
 
 
 def test_the_three_specifications_exist_with_their_ids():
-    harness = spec_targets("autumnbench-harness.md")
+    autumnbench = spec_targets("autumnbench-harness.md")
     autumn = spec_targets("autumn.md")
     worldtest = spec_targets("worldtest.md")
-    assert harness and autumn and worldtest
+    assert autumnbench and autumn and worldtest
     # the published harness's 67 rules, each with an anchor (docs/autumnbench-conformance.md)
     counts = {"D": 6, "C": 7, "R": 2, "I": 8, "M": 10, "X": 13, "P": 7, "S": 2, "A": 9, "G": 3}
     for letter, n in counts.items():
         for i in range(1, n + 1):
-            assert f"{letter}{i}" in harness, f"{letter}{i}"
+            assert f"{letter}{i}" in autumnbench, f"{letter}{i}"
     assert {f"Q{i}" for i in range(1, 27)} <= autumn
     assert {f"C{i:02d}" for i in range(1, 56)} <= autumn
     assert {str(i) for i in range(1, 19)} <= autumn

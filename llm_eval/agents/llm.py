@@ -232,13 +232,13 @@ class LLMAgent:
             response = result.response
             used = len(self.toolbox.records) if self.toolbox is not None else 0
             reply = self._read(observation, response, turn)
-            if self._harness:   # the harness's scratchpad tags (A6)
+            if self._autumnbench:   # the harness's scratchpad tags (A6)
                 self._keep_scratchpad(response.text, used)
             if reply is None:   # the reply only called tools: their results go back
                 self.calls.append(self._record(observation, request, result, None))
                 self._emit(request, used)
                 continue
-            if isinstance(reply, InvalidAction) and self._harness:
+            if isinstance(reply, InvalidAction) and self._autumnbench:
                 reply = ChosenAction("noop")   # the harness's fallback, no message back (A5)
             turn.reply = reply
             turn.assistant = _assistant_message(response)
@@ -336,10 +336,11 @@ class LLMAgent:
         self.calls = []
         # the protocol's profile says how turns read: the autumnbench protocol's observations
         # carry the harness's text, shown as it is
-        self._harness = start is not None and protocol_profile(start.protocol).shows_harness_text
+        self._autumnbench = (start is not None
+                             and protocol_profile(start.protocol).shows_harness_text)
         toolbox = getattr(self, "toolbox", None)   # None while __init__ has not set it
         if toolbox is not None:
-            toolbox.start_episode(self._harness)
+            toolbox.start_episode(self._autumnbench)
         self.refusal = None
         self._turns: list[_Turn] = []
         self._phase: PhaseName | None = None
@@ -370,12 +371,12 @@ class LLMAgent:
 
     # -- building a turn -------------------------------------------------------------------------
     def _turn(self, obs: Observation) -> _Turn:
-        if isinstance(obs.text, str) != self._harness:   # a check, not how it is told
-            raise ValueError(f"a {'harness' if self._harness else 'worldtest'} "
+        if isinstance(obs.text, str) != self._autumnbench:   # a check, not how it is told
+            raise ValueError(f"a {'autumnbench' if self._autumnbench else 'worldtest'} "
                              f"observation expected in an episode of the "
-                             f"{'autumnbench' if self._harness else 'worldtest'} protocol "
+                             f"{'autumnbench' if self._autumnbench else 'worldtest'} protocol "
                              "(reset the agent with the episode's EpisodeStart first)")
-        if self._harness:           # the autumnbench protocol: the harness's text
+        if self._autumnbench:           # the autumnbench protocol: the harness's text
             from ..worldtest.autumnbench.view import JPEG, model_view
 
             self._phase = obs.phase
@@ -606,7 +607,7 @@ class LLMAgent:
                 else:
                     self._first_message = {first: message}
                 messages.append(turn.assistant)
-        if self._harness and isinstance(self.history, int):
+        if self._autumnbench and isinstance(self.history, int):
             # the harness's cut history (A4): its scratchpad right after the system prompt,
             # where other protocols get the one-line summary (``_opening``)
             from ..worldtest.autumnbench.scratchpad import message_text
@@ -631,7 +632,7 @@ class LLMAgent:
         """What the first kept turn needs when earlier ones are dropped: a one-line summary,
         the phase's instructions, the last reply's error. None under the autumnbench profile,
         whose cut history shows the scratchpad instead (``_build``)."""
-        if first == 0 or self._harness:
+        if first == 0 or self._autumnbench:
             return ""
         dropped = self._turns[:first]
         actions = [t.action for t in dropped]

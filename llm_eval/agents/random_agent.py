@@ -37,14 +37,14 @@ class RandomAgent:
     def __init__(self, seed: int = 1) -> None:
         self.seed = seed
         self._rng = random.Random(seed)
-        self._harness = False   # the episode's protocol shows the harness's text (reset)
+        self._autumnbench = False   # the episode's protocol shows the harness's text (reset)
 
     def reset(self, start: EpisodeStart) -> None:
         self._rng = random.Random(self.seed)
-        self._harness = protocol_profile(start.protocol).shows_harness_text
+        self._autumnbench = protocol_profile(start.protocol).shows_harness_text
 
     def act(self, observation: Observation) -> str:
-        if self._harness:          # the autumnbench protocol
+        if self._autumnbench:          # the autumnbench protocol
             choice = self._rng.choice(observation.offered)
             if choice.startswith("click ["):
                 last = observation.frame.size - 1

@@ -255,7 +255,7 @@ class SimulatorAgent:
         self.programs_root = programs_root
         self.limits = limits
         self.notes: list[str] = []
-        self._harness = False   # the episode's protocol shows the harness's text (reset)
+        self._autumnbench = False   # the episode's protocol shows the harness's text (reset)
         self._searches = 0
         self._states = 0
         self._reset_state()
@@ -276,7 +276,7 @@ class SimulatorAgent:
         self._finished = False
 
     def reset(self, start: EpisodeStart) -> None:
-        self._harness = protocol_profile(start.protocol).shows_harness_text
+        self._autumnbench = protocol_profile(start.protocol).shows_harness_text
         self.notes = []
         self._searches = 0
         self._states = 0
@@ -284,23 +284,23 @@ class SimulatorAgent:
 
     # -- the phases ------------------------------------------------------------------------------
     def act(self, observation: Observation) -> str:
-        harness = self._harness
+        autumnbench = self._autumnbench
         match observation.phase:
             case "interaction":
                 return "go-to-test"
             case "mfp":
-                return self._mfp(observation, harness)
+                return self._mfp(observation, autumnbench)
             case "planning":
-                return self._planning(observation, harness)
+                return self._planning(observation, autumnbench)
             case "cd":
-                return self._cd(observation, harness)
+                return self._cd(observation, autumnbench)
         raise ValueError(f"unknown phase {observation.phase!r}")
 
-    def _mfp(self, observation: Observation, harness: bool) -> str:
-        if harness and not any(a.startswith("choose_option_") for a in observation.offered):
+    def _mfp(self, observation: Observation, autumnbench: bool) -> str:
+        if autumnbench and not any(a.startswith("choose_option_") for a in observation.offered):
             return "step"
         answer = self.mfp_answer()
-        return f"choose_option_{answer}" if harness else f"choose {answer}"
+        return f"choose_option_{answer}" if autumnbench else f"choose {answer}"
 
     def mfp_answer(self) -> int:
         """The option most often produced by ``mfp_samples`` futures on the agent's own
@@ -341,7 +341,7 @@ class SimulatorAgent:
         self._finished = True
         return False
 
-    def _planning(self, observation: Observation, harness: bool) -> str:
+    def _planning(self, observation: Observation, autumnbench: bool) -> str:
         planner = self._planner or self._start(original_world(self.task))
         quit_action = "quit"
         if self._finished or not self._in_step(observation):
@@ -356,24 +356,24 @@ class SimulatorAgent:
             return quit_action
         return action
 
-    def _cd(self, observation: Observation, harness: bool) -> str:
+    def _cd(self, observation: Observation, autumnbench: bool) -> str:
         task = self.task
         if not isinstance(task, CDTask):
             raise ValueError(f"task {task.id!r} is not a change-detection task")
         planner = self._planner or self._start(modified_world(task, self.programs_root))
         hidden = task.hidden
-        condition = (hidden.condition or hidden.trigger) if harness else hidden.condition
+        condition = (hidden.condition or hidden.trigger) if autumnbench else hidden.condition
         if condition is None:   # the test phase refuses such a task before it asks an action
             raise ValueError(f"task {task.id!r} has no condition (hidden.condition)")
         if self._queue:
             action = self._queue.popleft()
             return self._step(action) if _is_world_action(action) else action
         if self._finished:
-            return "noop" if not harness else "quit"
+            return "noop" if not autumnbench else "quit"
         if not self._in_step(observation):
-            return "noop" if not harness else "quit"
+            return "noop" if not autumnbench else "quit"
         if self._change is not None:      # the condition holds: report it
-            return self._report(observation, harness)
+            return self._report(observation, autumnbench)
         from .oracle.solver import condition_met as _holds
 
         if not planner.plan:
@@ -381,11 +381,11 @@ class SimulatorAgent:
             if depth < 1:
                 self.notes.append("no change found within the budget; not declaring")
                 self._finished = True
-                return "noop" if not harness else "quit"
+                return "noop" if not autumnbench else "quit"
             current = planner.world.frame.grid
 
             def test(world: World, frame: Frame) -> bool:
-                return _holds(world, condition, harness)
+                return _holds(world, condition, autumnbench)
 
             def rank(frame: Frame, key: tuple, path: tuple[str, ...]) -> tuple:
                 changed = sum(a != b for row_a, row_b in zip(frame.grid, current)
@@ -396,9 +396,9 @@ class SimulatorAgent:
             if not planner.plan:
                 self.notes.append("no action changes the world's state; not declaring")
                 self._finished = True
-                return "noop" if not harness else "quit"
+                return "noop" if not autumnbench else "quit"
         action = planner.send()
-        if _holds(planner.world, condition, harness):   # seen on the real state
+        if _holds(planner.world, condition, autumnbench):   # seen on the real state
             self._change = planner.played
             planner.plan.clear()
         return action
@@ -409,11 +409,11 @@ class SimulatorAgent:
         planner.plan = deque([(action, None)])
         return planner.send()
 
-    def _report(self, observation: Observation, harness: bool) -> str:
+    def _report(self, observation: Observation, autumnbench: bool) -> str:
         """Declare and submit once the condition holds (the state the agent stands in)."""
         self._finished = True
         played = self._require_planner().played
-        if harness:
+        if autumnbench:
             padding = ["noop"] * max(0, 2 - played)   # FOUND is accepted from step 3
             self._queue.extend([*padding, _FOUND, _SUBMIT])
         else:

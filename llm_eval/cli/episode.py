@@ -129,18 +129,18 @@ def episode_task(args: argparse.Namespace):
     return task
 
 
-def _harness_settings(args: argparse.Namespace, is_model: bool):
+def _autumnbench_settings(args: argparse.Namespace, is_model: bool):
     """The published harness's settings from ``--harness-texts``, ``--no-stack-frames``,
     ``--skip-frames`` and (a model's) ``--rendering png``: autumnbench only (a usage error
     otherwise), None when none is given under worldtest."""
-    from ..worldtest.autumnbench.settings import HarnessSettings, render_mode_of
+    from ..worldtest.autumnbench.settings import AutumnBenchSettings, render_mode_of
     from ..worldtest.autumnbench.texts import load_harness_texts
     from .options import UsageError
 
     given = [flag for flag, on in (("--harness-texts", args.harness_texts is not None),
                                    ("--no-stack-frames", not args.stack_frames),
                                    ("--skip-frames", args.skip_frames)) if on]
-    if not protocol_profile(args.protocol).takes_harness_settings:
+    if not protocol_profile(args.protocol).takes_autumnbench_settings:
         if given:
             raise UsageError(f"{', '.join(given)}: the published harness's settings, for "
                              f"--protocol autumnbench only")
@@ -150,7 +150,7 @@ def _harness_settings(args: argparse.Namespace, is_model: bool):
     except ValueError as exc:
         raise UsageError(f"--rendering: {exc}") from None
     texts = None if args.harness_texts is None else load_harness_texts(args.harness_texts)
-    return HarnessSettings(render_mode=mode, stack_frames=args.stack_frames,
+    return AutumnBenchSettings(render_mode=mode, stack_frames=args.stack_frames,
                            skip_frames=args.skip_frames, texts=texts)
 
 
@@ -179,7 +179,7 @@ def cmd_episode(args: argparse.Namespace) -> int:
     is_model = args.agent not in AGENTS and not args.agent.startswith("script/")
     play = dict(interaction_steps=args.interaction_steps, protocol=args.protocol,
                 ticks_per_action=args.ticks_per_action,
-                harness=_harness_settings(args, is_model))
+                autumnbench=_autumnbench_settings(args, is_model))
     unsaved = False
     calls: list[dict[str, Any]] = []      # a model's calls (``LLMAgent.calls``)
     if is_model:
@@ -220,10 +220,10 @@ def cmd_episode(args: argparse.Namespace) -> int:
             raise TypeError(f"make_agent({args.agent!r}) gave {type(model_agent).__name__}, "
                             "not a model's agent")
         agent: Agent = model_agent
-        if play["harness"] is not None and play["harness"].texts is not None:
+        if play["autumnbench"] is not None and play["autumnbench"].texts is not None:
             from ..worldtest.autumnbench.view import harness_prompts
 
-            model_agent.prompts = harness_prompts(model_agent.prompts, play["harness"].texts)
+            model_agent.prompts = harness_prompts(model_agent.prompts, play["autumnbench"].texts)
         try:
             result = run_episode(task, model_agent, **play)
         except InfrastructureError as exc:

@@ -35,9 +35,10 @@ _ANSWER = ("Act with the tools: `act` takes one action exactly as the valid acti
            "(e.g. `click 3 4`, `left`, `noop`); `reset` and `go_to_test` are that action by "
            "name; `observe` shows where you are and `valid_actions` what you may do now. One "
            "action is one call. An invalid action comes back as an error and is counted.")
-_HARNESS_ANSWER = ("Act with the tools: `act` takes one of the action strings offered now, "
-                   "exactly as offered (a click as `click X Y`); `reset` and `go_to_test` are "
-                   "those actions by name; `observe` shows the current text again.")
+_AUTUMNBENCH_ANSWER = ("Act with the tools: `act` takes one of the action strings offered "
+                       "now, exactly as offered (a click as `click X Y`); `reset` and "
+                       "`go_to_test` are those actions by name; `observe` shows the current "
+                       "text again.")
 
 
 @lru_cache(maxsize=1)
@@ -50,7 +51,7 @@ def briefing(obs: Observation) -> str:
     world, with how to use the tools; under ``autumnbench`` only how to use them (the
     harness's own text explains the rest, and its actions are the offered strings)."""
     if obs.text is not None:
-        return _HARNESS_ANSWER
+        return _AUTUMNBENCH_ANSWER
     return _prompts().render("system", grid_size=obs.frame.size, rendering=_RENDERING,
                              answer_format=_ANSWER)
 

@@ -67,7 +67,7 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
     from ..agents.llm import LLMAgent
     from ..worldtest.episode import run_episode
     from ..worldtest.phase import DEFAULT_MAX_CONSECUTIVE_INVALID
-    from .job import adapter_options, build_agent, job_harness, job_task, usage_of
+    from .job import adapter_options, build_agent, job_autumnbench_settings, job_task, usage_of
 
     task = job_task(job)
     window = job.settings.get("context_window") or spec.context_window or \
@@ -84,7 +84,7 @@ def estimate_job(job: Job, spec: Sweep, reply_tokens: int) -> JobEstimate:
                                                      DEFAULT_MAX_CONSECUTIVE_INVALID),
             protocol=job.settings.get("protocol", "worldtest"),
             ticks_per_action=job.settings.get("ticks_per_action"),
-            harness=job_harness(job, agent))   # image mode's images count too
+            autumnbench=job_autumnbench_settings(job, agent))   # image mode's images count too
     finally:
         agent.close()
     usage, usd = usage_of(agent.calls, job.model, spec.price_book())

@@ -54,7 +54,7 @@ if TYPE_CHECKING:
     from ..agents.base import Agent
     from ..pricing import PriceBook
     from ..tasks.models import CDTask, MFPTask, PlanningTask
-    from ..worldtest.autumnbench.settings import HarnessSettings
+    from ..worldtest.autumnbench.settings import AutumnBenchSettings
 
     AnyTask = MFPTask | CDTask | PlanningTask
 
@@ -280,7 +280,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 build_agent(job, spec, task, adapter=adapter, tools=tools)
             if hasattr(agent, "on_call"):
                 agent.on_call = record_call
-            harness = job_harness(job, agent)
+            autumnbench = job_autumnbench_settings(job, agent)
             if hasattr(agent, "on_tool_call"):
                 agent.on_tool_call = recorder.on_tool_call
             result = run_episode(
@@ -288,7 +288,7 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                 max_consecutive_invalid=job.settings.get("max_consecutive_invalid",
                                                          DEFAULT_MAX_CONSECUTIVE_INVALID),
                 observer=observer, protocol=protocol,
-                ticks_per_action=job.settings.get("ticks_per_action"), harness=harness)
+                ticks_per_action=job.settings.get("ticks_per_action"), autumnbench=autumnbench)
         except JobInterrupted as exc:
             recorder.end("interrupted", exc.reason)
             return _outcome(agent, "interrupted", error=exc.reason, stopped_by=exc.cause)
@@ -322,21 +322,22 @@ def execute_job(job: Job, spec: Sweep, transcript_path: str | Path, *,
                         ended=result.ended or None)
 
 
-def job_harness(job: Job, agent: Any) -> HarnessSettings | None:
+def job_autumnbench_settings(job: Job, agent: Any) -> AutumnBenchSettings | None:
     """The published harness's settings of an autumnbench job (None otherwise); with its own
     texts, a model's system prompt and per-turn instructions become the harness's."""
     from ..worldtest.autumnbench.settings import settings_of
     from ..worldtest.protocols import WORLDTEST
     from ..worldtest.protocols import protocol as protocol_profile
 
-    if not protocol_profile(job.settings.get("protocol", WORLDTEST.name)).takes_harness_settings:
+    profile = protocol_profile(job.settings.get("protocol", WORLDTEST.name))
+    if not profile.takes_autumnbench_settings:
         return None
-    harness = settings_of(job.settings, model_plays=not plays_without_model(job.model))
-    if harness.texts is not None and hasattr(agent, "prompts"):
+    autumnbench = settings_of(job.settings, model_plays=not plays_without_model(job.model))
+    if autumnbench.texts is not None and hasattr(agent, "prompts"):
         from ..worldtest.autumnbench.view import harness_prompts
 
-        agent.prompts = harness_prompts(agent.prompts, harness.texts)
-    return harness
+        agent.prompts = harness_prompts(agent.prompts, autumnbench.texts)
+    return autumnbench
 
 
 def _outcome(agent: Any, status: EndStatus, **fields: Any) -> JobOutcome:

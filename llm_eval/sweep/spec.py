@@ -284,14 +284,14 @@ class Sweep(_Strict):
         if not profile.takes_ticks_per_action and self.ticks_per_action is not None:
             raise ValueError("ticks_per_action is a worldtest setting: the autumnbench "
                              "protocol runs the program's FRAME_RATE ticks per action")
-        harness = [name for name, changed in (("stack_frames", not self.stack_frames),
-                                              ("skip_frames", self.skip_frames),
-                                              ("harness_texts", self.harness_texts is not None))
-                   if changed]
-        if harness and not profile.takes_harness_settings:
-            raise ValueError(f"{', '.join(harness)}: the published harness's settings, for "
+        given = [name for name, changed in (("stack_frames", not self.stack_frames),
+                                            ("skip_frames", self.skip_frames),
+                                            ("harness_texts", self.harness_texts is not None))
+                 if changed]
+        if given and not profile.takes_autumnbench_settings:
+            raise ValueError(f"{', '.join(given)}: the published harness's settings, for "
                              f"protocol autumnbench only")
-        if profile.takes_harness_settings:
+        if profile.takes_autumnbench_settings:
             from ..worldtest.autumnbench.settings import render_mode_of
 
             for rendering in self.renderings:
@@ -721,7 +721,7 @@ class Sweep(_Strict):
         b = self.budgets
         from ..worldtest.autumnbench.settings import job_fields
 
-        harness = job_fields(stack_frames=self.stack_frames, skip_frames=self.skip_frames,
+        autumnbench = job_fields(stack_frames=self.stack_frames, skip_frames=self.skip_frames,
                              harness_texts=self.harness_texts)
         jobs: dict[str, Job] = {}
         for model, (world, family), steps, seed, repeat in itertools.product(
@@ -737,7 +737,7 @@ class Sweep(_Strict):
                      if v is not None}
             if self.protocol != WORLDTEST.name:   # the default is not written: old ids stay
                 base["protocol"] = self.protocol
-            base |= harness
+            base |= autumnbench
             variants: list[dict[str, Any]]
             if plays_without_model(model):
                 variants = [{}]

@@ -466,14 +466,14 @@ def _not_initial(world, task):
     from ..worldtest.scoring import condition_holds
 
     world.reset()
-    held = condition_holds(world.interpreter, task.hidden.condition, harness=True)
+    held = condition_holds(world.interpreter, task.hidden.condition, autumnbench=True)
     return not held, {}, "the condition already holds on the initial state" if held else ""
 
 
 def _reachable(world, task):
     from ..agents.oracle import change_path
 
-    path = change_path(world, task.hidden.condition, task.hidden.witness, harness=True)
+    path = change_path(world, task.hidden.condition, task.hidden.witness, autumnbench=True)
     if path is None:
         return False, {}, "no action sequence found that makes the condition hold"
     return True, {"actions": len(path), "path": " | ".join(path)}, ""

@@ -21,7 +21,7 @@ published harness's, ``autumnbench`` package): there every action is a step, the
 budget is hidden, and one cap of 501 steps bounds the whole episode [C4] (a test that reaches it
 scores 0). ``ticks_per_action`` (worldtest; default the task's, else 1) runs that many ticks
 per interaction action and shows every intermediate frame. ``harness`` (autumnbench only: a
-``HarnessSettings``) gives the published harness's settings: image mode, frame stacking and
+``AutumnBenchSettings``) gives the published harness's settings: image mode, frame stacking and
 skipping, its own instruction texts; None is its defaults.
 
 An agent ends the episode early by raising ``StopEpisode`` (a script that has run out): the
@@ -40,7 +40,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Literal
 
 from ..tasks.models import CDTask, MFPTask, PlanningTask
 from ..vocabulary import Ended, PhaseName
-from .autumnbench.settings import HarnessSettings
+from .autumnbench.settings import AutumnBenchSettings
 from .observation import EpisodeStart, Observation
 from .phase import DEFAULT_MAX_CONSECUTIVE_INVALID, Phase
 from .programs import ProgramsRoot, task_seed
@@ -161,12 +161,12 @@ def make_test_phase(task: MFPTask | CDTask | PlanningTask, *, background: str,
                     programs_root: ProgramsRoot | None = None,
                     max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
                     protocol: str = "worldtest", cap: int | None = None,
-                    harness: HarnessSettings | None = None) -> TestKind:
+                    autumnbench: AutumnBenchSettings | None = None) -> TestKind:
     """The test phase of ``task``'s family under ``protocol`` (not yet reset): its profile's
     (``protocols.Protocol.test_phase``)."""
     return protocol_profile(protocol).test_phase(
         task, background=background, programs_root=programs_root,
-        max_consecutive_invalid=max_consecutive_invalid, cap=cap, harness=harness)
+        max_consecutive_invalid=max_consecutive_invalid, cap=cap, autumnbench=autumnbench)
 
 
 def _play(phase: Phase, agent: "Agent", records: list[StepRecord],
@@ -214,7 +214,7 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
                 max_consecutive_invalid: int = DEFAULT_MAX_CONSECUTIVE_INVALID,
                 observer: Observer | None = None, protocol: str = "worldtest",
                 ticks_per_action: int | None = None,
-                harness: HarnessSettings | None = None) -> EpisodeResult:
+                autumnbench: AutumnBenchSettings | None = None) -> EpisodeResult:
     """Play ``agent`` through the interaction phase and ``task``'s test (module docstring).
 
     ``interaction_steps`` overrides the task's interaction budget; ``programs_root`` the
@@ -224,13 +224,14 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
     profile = protocol_profile(protocol)
     budget = task.budgets.interaction_steps if interaction_steps is None else interaction_steps
     cap = profile.step_cap
-    if harness is not None and not profile.takes_harness_settings:
+    if autumnbench is not None and not profile.takes_autumnbench_settings:
         raise ValueError("the harness's settings (image mode, stack_frames, skip_frames, its "
                          "texts) belong to the autumnbench protocol")
     seed = task_seed(task)
     interaction = profile.interaction_phase(task, budget=budget,
                                             max_consecutive_invalid=max_consecutive_invalid,
-                                            ticks_per_action=ticks_per_action, harness=harness)
+                                            ticks_per_action=ticks_per_action,
+                                            autumnbench=autumnbench)
     hook = getattr(agent, "reset", None)
     if callable(hook):
         hook(EpisodeStart(interaction_steps=budget, protocol=profile.name))
@@ -241,14 +242,14 @@ def run_episode(task: MFPTask | CDTask | PlanningTask, agent: "Agent", *,
         background = interaction.world.frame.background
         test = make_test_phase(task, background=background, programs_root=programs_root,
                                max_consecutive_invalid=max_consecutive_invalid,
-                               protocol=protocol, harness=harness,
+                               protocol=protocol, autumnbench=autumnbench,
                                cap=None if cap is None else max(1, cap - len(records)))
         _play(test, agent, records, observer, cap)
     except StopEpisode as exc:
         if test is None:
             test = make_test_phase(task, background=interaction.world.frame.background,
                                    programs_root=programs_root, protocol=protocol,
-                                   harness=harness,
+                                   autumnbench=autumnbench,
                                    max_consecutive_invalid=max_consecutive_invalid,
                                    cap=None if cap is None else max(1, cap - len(records)))
             test.ended = exc.ended

@@ -21,8 +21,13 @@ from ..vocabulary import ProtocolName
 
 if TYPE_CHECKING:
     from ..tasks.models import CDTask, MFPTask, PlanningTask
-    from .autumnbench import HarnessCD, HarnessInteraction, HarnessMFP, HarnessPlanning
-    from .autumnbench.settings import HarnessSettings
+    from .autumnbench import (
+        AutumnBenchCD,
+        AutumnBenchInteraction,
+        AutumnBenchMFP,
+        AutumnBenchPlanning,
+    )
+    from .autumnbench.settings import AutumnBenchSettings
     from .cd import CDPhase
     from .interaction import InteractionPhase
     from .mfp import MFPPhase
@@ -32,9 +37,9 @@ if TYPE_CHECKING:
     Task = MFPTask | CDTask | PlanningTask
     #: the phases a profile builds: an interaction (the world played freely, its resets and
     #: runs) and a test (scored)
-    InteractionKind: TypeAlias = InteractionPhase | HarnessInteraction
-    TestKind: TypeAlias = (MFPPhase | CDPhase | PlanningPhase | HarnessMFP | HarnessCD
-                           | HarnessPlanning)
+    InteractionKind: TypeAlias = InteractionPhase | AutumnBenchInteraction
+    TestKind: TypeAlias = (MFPPhase | CDPhase | PlanningPhase | AutumnBenchMFP | AutumnBenchCD
+                           | AutumnBenchPlanning)
 
 __all__ = ["Protocol", "ProtocolName", "PROTOCOLS", "WORLDTEST", "AUTUMNBENCH", "protocol",
            "AUTUMNBENCH_STEP_CAP"]
@@ -60,7 +65,7 @@ class Protocol:
     #: ``ticks_per_action`` may be set (else the program's own rate is played)
     takes_ticks_per_action: bool
     #: the published harness's settings (image mode, stack_frames, skip_frames, its texts)
-    takes_harness_settings: bool
+    takes_autumnbench_settings: bool
     #: observations carry the harness's text, which the agent is shown as it is
     shows_harness_text: bool
 
@@ -72,16 +77,16 @@ class Protocol:
 
     def interaction_phase(self, task: Task, *, budget: int, max_consecutive_invalid: int,
                           ticks_per_action: int | None,
-                          harness: HarnessSettings | None) -> InteractionKind:
+                          autumnbench: AutumnBenchSettings | None) -> InteractionKind:
         """The interaction phase of ``task`` (not yet reset)."""
         from .programs import original_world
 
-        if self.takes_harness_settings:
-            from .autumnbench import HarnessInteraction
+        if self.takes_autumnbench_settings:
+            from .autumnbench import AutumnBenchInteraction
             from .autumnbench.settings import DEFAULT_SETTINGS
 
-            return HarnessInteraction(original_world(task), budget=budget,
-                                      settings=harness or DEFAULT_SETTINGS)
+            return AutumnBenchInteraction(original_world(task), budget=budget,
+                                      settings=autumnbench or DEFAULT_SETTINGS)
         from .interaction import InteractionPhase
 
         ticks = ticks_per_action or task.ticks_per_action or 1
@@ -91,17 +96,17 @@ class Protocol:
 
     def test_phase(self, task: Task, *, background: str, programs_root: ProgramsRoot | None,
                    max_consecutive_invalid: int, cap: int | None,
-                   harness: HarnessSettings | None) -> TestKind:
+                   autumnbench: AutumnBenchSettings | None) -> TestKind:
         """The test phase of ``task``'s family (not yet reset). ``background`` is the world's
         background colour (the MFP recording's frames); ``cap`` the steps the test may take
         under a protocol with a step cap (its whole cap when None)."""
         from .programs import modified_world, original_world
 
-        if self.takes_harness_settings:
+        if self.takes_autumnbench_settings:
             budget = self.step_cap if cap is None else cap
             if budget is None:   # a harness protocol has a step cap
                 raise ValueError(f"protocol {self.name}: a harness test needs a step cap")
-            return _harness_test(task, background, programs_root, budget, harness)
+            return _autumnbench_test(task, background, programs_root, budget, autumnbench)
         limit = max_consecutive_invalid
         match task.family:
             case "mfp":
@@ -126,22 +131,22 @@ class Protocol:
         raise ValueError(f"unknown task family {task.family!r}")
 
 
-def _harness_test(task: Task, background: str, programs_root: ProgramsRoot | None, cap: int,
-                  harness: HarnessSettings | None) -> TestKind:
-    from .autumnbench import HarnessCD, HarnessMFP, HarnessPlanning
+def _autumnbench_test(task: Task, background: str, programs_root: ProgramsRoot | None, cap: int,
+                  autumnbench: AutumnBenchSettings | None) -> TestKind:
+    from .autumnbench import AutumnBenchCD, AutumnBenchMFP, AutumnBenchPlanning
     from .autumnbench.settings import DEFAULT_SETTINGS
     from .programs import modified_world, original_world
 
-    settings = harness or DEFAULT_SETTINGS
+    settings = autumnbench or DEFAULT_SETTINGS
     match task.family:
         case "mfp":
-            return HarnessMFP(task.public, answer=task.hidden.answer, background=background,
+            return AutumnBenchMFP(task.public, answer=task.hidden.answer, background=background,
                               budget=cap, settings=settings)
         case "cd":
-            return HarnessCD(modified_world(task, programs_root),
+            return AutumnBenchCD(modified_world(task, programs_root),
                              condition=task.hidden.condition, budget=cap, settings=settings)
         case "planning":
-            return HarnessPlanning(original_world(task), goal=task.public.goal,
+            return AutumnBenchPlanning(original_world(task), goal=task.public.goal,
                                    mask=task.public.mask, budget=cap, settings=settings)
     raise ValueError(f"unknown task family {task.family!r}")
 
@@ -152,7 +157,7 @@ AUTUMNBENCH_STEP_CAP = 501
 WORLDTEST = Protocol(
     name="worldtest", step_cap=None, default_prompt="default", default_tool_mode="tools",
     refused_tool_modes=(), refused_agent_tools=(), accepts_degenerate_seed=False,
-    takes_ticks_per_action=True, takes_harness_settings=False, shows_harness_text=False)
+    takes_ticks_per_action=True, takes_autumnbench_settings=False, shows_harness_text=False)
 
 AUTUMNBENCH = Protocol(
     name="autumnbench", step_cap=AUTUMNBENCH_STEP_CAP, default_prompt="autumnbench",
@@ -162,7 +167,7 @@ AUTUMNBENCH = Protocol(
     refused_agent_tools=(("autumn", "the autumn tool checks a program against the worldtest "
                                     "protocol's frames; under protocol autumnbench use notes "
                                     "or python"),),
-    accepts_degenerate_seed=True, takes_ticks_per_action=False, takes_harness_settings=True,
+    accepts_degenerate_seed=True, takes_ticks_per_action=False, takes_autumnbench_settings=True,
     shows_harness_text=True)
 
 PROTOCOLS: dict[str, Protocol] = {p.name: p for p in (WORLDTEST, AUTUMNBENCH)}

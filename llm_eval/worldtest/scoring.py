@@ -48,11 +48,11 @@ def cd_raw_reward(t: int, T: int | None) -> float:
     return min(1.0, max(0.0, _A * f - _B))
 
 
-def condition_holds(interpreter, condition: str, *, harness: bool = False) -> bool:
+def condition_holds(interpreter, condition: str, *, autumnbench: bool = False) -> bool:
     """Whether the change ``condition`` holds on ``interpreter``'s current state: the value is
     the boolean true (``harness``: its printed form contains ``true``, the published harness's
     test, docs/spec/autumnbench-harness.md X4)."""
-    if harness:
+    if autumnbench:
         return "true" in interpreter.evaluate_to_string(condition)
     return interpreter.evaluate(condition) is True
 

@@ -11,7 +11,7 @@ import math
 import autumnbench_fixture as F
 import pytest
 
-from llm_eval.worldtest.autumnbench import HarnessCD
+from llm_eval.worldtest.autumnbench import AutumnBenchCD
 from llm_eval.worldtest.errors import PhaseStateError
 from llm_eval.worldtest.programs import modified_world
 from llm_eval.worldtest.scoring import cd_raw_reward
@@ -27,13 +27,13 @@ def tasks(tmp_path_factory):
     return F.import_tasks(tmp_path_factory.mktemp("autumnbench"))
 
 
-def cd(task) -> HarnessCD:
-    p = HarnessCD(modified_world(task), condition=task.hidden.condition, budget=501)
+def cd(task) -> AutumnBenchCD:
+    p = AutumnBenchCD(modified_world(task), condition=task.hidden.condition, budget=501)
     p.reset()
     return p
 
 
-def run(p: HarnessCD, actions: list[str]) -> list[tuple]:
+def run(p: AutumnBenchCD, actions: list[str]) -> list[tuple]:
     return [p.step(a) for a in actions]
 
 

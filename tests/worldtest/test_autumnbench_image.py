@@ -25,18 +25,22 @@ from llm_eval.render.harness_jpeg import (
     harness_rgb,
     render_harness_jpeg,
 )
-from llm_eval.worldtest.autumnbench import HarnessCD, HarnessInteraction, HarnessPlanning
+from llm_eval.worldtest.autumnbench import (
+    AutumnBenchCD,
+    AutumnBenchInteraction,
+    AutumnBenchPlanning,
+)
 from llm_eval.worldtest.autumnbench.base import harness_picture
 from llm_eval.worldtest.autumnbench.cd import CD_INTRO, SUBMIT
 from llm_eval.worldtest.autumnbench.interaction import INTERACTION_INTRO, SKIPPED
-from llm_eval.worldtest.autumnbench.mfp import MFP_INTRO, HarnessMFP
+from llm_eval.worldtest.autumnbench.mfp import MFP_INTRO, AutumnBenchMFP
 from llm_eval.worldtest.autumnbench.planning import PLANNING_INTRO, QUIT_TEXT
-from llm_eval.worldtest.autumnbench.settings import HarnessSettings, render_mode_of
+from llm_eval.worldtest.autumnbench.settings import AutumnBenchSettings, render_mode_of
 from llm_eval.worldtest.autumnbench.view import model_view
 from llm_eval.worldtest.observation import Picture
 from llm_eval.worldtest.programs import modified_world, original_world
 
-IMAGE = HarnessSettings(render_mode="image")
+IMAGE = AutumnBenchSettings(render_mode="image")
 N = 8   # drizzle's frame rate (the standard library's)
 
 
@@ -129,7 +133,7 @@ def test_r2_interaction_draws_the_programs_background_cd_and_planning_black():
 # -- I7: the interaction phase in image mode ---------------------------------------------------
 
 def test_i7_a_stacked_action_runs_1_plus_n_ticks_and_sends_the_last_frame_only(tasks):
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=10, settings=IMAGE)
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=10, settings=IMAGE)
     first = phase.reset()
     assert first.image_mode and first.text == f"{INTERACTION_INTRO}\n\nThe initial grid is:\n"
     grids = F.drizzle_grids(["noop"], ticks=N + 1)
@@ -143,8 +147,8 @@ def test_i7_a_stacked_action_runs_1_plus_n_ticks_and_sends_the_last_frame_only(t
 
 
 def test_i7_skip_frames_in_image_mode_says_true_frames(tasks):
-    settings = HarnessSettings(render_mode="image", skip_frames=True)
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=10, settings=settings)
+    settings = AutumnBenchSettings(render_mode="image", skip_frames=True)
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=10, settings=settings)
     phase.reset()
     obs, *_ = phase.step("noop")
     assert obs.text == SKIPPED.format(count=True) and obs.text.startswith("True frames")
@@ -152,8 +156,8 @@ def test_i7_skip_frames_in_image_mode_says_true_frames(tasks):
 
 
 def test_i6_skip_frames_in_text_mode_shows_n_and_the_last_grid(tasks):
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=10,
-                               settings=HarnessSettings(skip_frames=True))
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=10,
+                               settings=AutumnBenchSettings(skip_frames=True))
     phase.reset()
     obs, *_ = phase.step("noop")
     grids = F.drizzle_grids(["noop"], ticks=N)
@@ -162,8 +166,8 @@ def test_i6_skip_frames_in_text_mode_shows_n_and_the_last_grid(tasks):
 
 
 def test_i7_without_stacking_image_mode_runs_one_tick(tasks):
-    settings = HarnessSettings(render_mode="image", stack_frames=False)
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=10, settings=settings)
+    settings = AutumnBenchSettings(render_mode="image", stack_frames=False)
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=10, settings=settings)
     phase.reset()
     obs, *_ = phase.step("left")
     assert obs.text == ""
@@ -172,8 +176,8 @@ def test_i7_without_stacking_image_mode_runs_one_tick(tasks):
 
 # -- M9: masked-frame prediction in image mode -------------------------------------------------
 
-def mfp_phase(task) -> HarnessMFP:
-    return HarnessMFP(task.public, answer=task.hidden.answer, background="black", budget=100,
+def mfp_phase(task) -> AutumnBenchMFP:
+    return AutumnBenchMFP(task.public, answer=task.hidden.answer, background="black", budget=100,
                       settings=IMAGE)
 
 
@@ -210,7 +214,7 @@ def test_m9_a7_finished_frames_send_no_image_and_no_choices(tasks):
 # -- X12: change detection is never scored in image mode ---------------------------------------
 
 def test_x12_submit_raises_then_the_next_step_ends_the_test_with_reward_0(tasks):
-    phase = HarnessCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
+    phase = AutumnBenchCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
                       budget=100, settings=IMAGE)
     first = phase.reset()
     assert first.text == f"{CD_INTRO}\n\nHere is the initial frame: "
@@ -229,7 +233,7 @@ def test_x12_submit_raises_then_the_next_step_ends_the_test_with_reward_0(tasks)
 
 def test_x12_through_the_runner_the_winning_script_scores_0(tasks, tmp_path):
     result = F.play(tasks["cd"], ["go-to-test", *F.CD_WINNING, "choose_frame_0"], tmp_path,
-                    harness=IMAGE)
+                    autumnbench=IMAGE)
     assert result.raw_reward == 0.0 and result.test.ended == "terminated"
     text = F.play(tasks["cd"], ["go-to-test", *F.CD_WINNING], tmp_path)
     assert text.raw_reward == 1.0           # the same script scores in text mode
@@ -239,7 +243,7 @@ def test_x12_through_the_runner_the_winning_script_scores_0(tasks, tmp_path):
 
 def test_p7_the_grid_and_the_goal_as_images_the_mask_as_text(tasks):
     task = tasks["planning"]
-    phase = HarnessPlanning(original_world(task), goal=task.public.goal, mask=task.public.mask,
+    phase = AutumnBenchPlanning(original_world(task), goal=task.public.goal, mask=task.public.mask,
                             budget=100, settings=IMAGE)
     first = phase.reset()
     mask = json.dumps({"highlight_mask": [[int(m) for m in row] for row in task.public.mask]})
@@ -262,7 +266,7 @@ def test_a7_the_model_gets_a_line_and_jpegs_not_the_observation_text(tasks):
     adapter = ScriptedAdapter(replies)
     agent = LLMAgent("scripted/model", adapter=adapter, prompt_variant="autumnbench",
                      rendering="png", config=GenerationConfig(tool_mode="tags"))
-    result = F.run_episode(task, agent, protocol="autumnbench", harness=IMAGE)
+    result = F.run_episode(task, agent, protocol="autumnbench", autumnbench=IMAGE)
     assert [r.action for r in result.records] == ["go-to-test", "left", "quit"]
     first, test = (adapter.requests[i].messages[-1] for i in (0, 1))
     texts = [p.text for p in first.parts if p.type == "text"]
@@ -300,7 +304,7 @@ def test_a_rendering_is_text_or_image_under_the_profile():
 
 def test_a_scripted_episode_in_image_mode_plays_the_same_twice(tasks, tmp_path):
     lines = ["left", "noop", "go-to-test", *F.PLANNING_WINNING]
-    runs = [F.play(tasks["planning"], lines, tmp_path, harness=IMAGE) for _ in range(2)]
+    runs = [F.play(tasks["planning"], lines, tmp_path, autumnbench=IMAGE) for _ in range(2)]
     assert runs[0].to_dict(steps=True) == runs[1].to_dict(steps=True)
     assert runs[0].raw_reward == 1.0
     pictures = [[p for r in run.records for p in r.observation.pictures] for run in runs]

@@ -13,7 +13,7 @@ import autumnbench_fixture as F
 import pytest
 
 from llm_eval.worlds import World
-from llm_eval.worldtest.autumnbench import HarnessInteraction
+from llm_eval.worldtest.autumnbench import AutumnBenchInteraction
 from llm_eval.worldtest.programs import original_world
 
 INITIAL = F.drizzle_grids([])[0][0]
@@ -24,11 +24,11 @@ def tasks(tmp_path_factory):
     return F.import_tasks(tmp_path_factory.mktemp("autumnbench"))
 
 
-def phase(task, budget: int = 50, **kwargs) -> HarnessInteraction:
-    return HarnessInteraction(original_world(task), budget=budget, **kwargs)
+def phase(task, budget: int = 50, **kwargs) -> AutumnBenchInteraction:
+    return AutumnBenchInteraction(original_world(task), budget=budget, **kwargs)
 
 
-def ticks_run(p: HarnessInteraction) -> int:
+def ticks_run(p: AutumnBenchInteraction) -> int:
     return p.world.interpreter.evaluate("ticks")      # drizzle counts its ticks
 
 
@@ -183,7 +183,7 @@ def test_i6_frame_numbers_jump_after_invalid_actions(tasks):
 
 def test_i6_the_programs_own_frame_rate():
     text = F.PROGRAM.read_text().replace("(= GRID_SIZE 6)", "(= GRID_SIZE 6)\n  (= FRAME_RATE 3)")
-    p = HarnessInteraction(World(text, seed=1), budget=9)
+    p = AutumnBenchInteraction(World(text, seed=1), budget=9)
     p.reset()
     assert p.frame_rate == 3
     shown = F.drizzle_grids(["left", "noop"], 3)
@@ -206,7 +206,7 @@ def test_r1_text_grid_lowercases_element_colours_not_the_background():
                ' (= a (initnext (A (Position 0 0)) (prev a)))'
                ' (= b (initnext (B (Position 1 1)) (prev b)))'
                ' (= c (initnext (A (Position 7 7)) (prev c))))')
-    p = HarnessInteraction(World(program, seed=1), budget=3)
+    p = AutumnBenchInteraction(World(program, seed=1), budget=3)
     grid = p.reset().text.rsplit("\n", 1)[1]
     assert grid == ('[["gold", "Navy", "Navy"], ["Navy", "transparent", "Navy"], '
                     '["Navy", "Navy", "Navy"]]')
@@ -215,7 +215,7 @@ def test_r1_text_grid_lowercases_element_colours_not_the_background():
 def test_c6_a_program_error_in_a_step_gives_an_empty_observation():
     text = F.PROGRAM.read_text().replace("(on clicked (= blocks (addObj blocks (Block click))))",
                                          "(on clicked (= blocks (head (list))))")
-    p = HarnessInteraction(World(text, seed=1), budget=5)
+    p = AutumnBenchInteraction(World(text, seed=1), budget=5)
     p.reset()
     obs, reward, terminated, truncated, info = p.step("click 1 1")
     assert obs.text == "" and (reward, terminated, truncated) == (0.0, False, False)

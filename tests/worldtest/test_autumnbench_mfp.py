@@ -13,7 +13,7 @@ import autumnbench_fixture as F
 import pytest
 import yaml
 
-from llm_eval.worldtest.autumnbench import HarnessMFP
+from llm_eval.worldtest.autumnbench import AutumnBenchMFP
 from llm_eval.worldtest.errors import PhaseStateError
 
 INVALID = "Invalid action. Please choose from the available actions."
@@ -51,11 +51,11 @@ def tasks(tmp_path_factory):
     return F.import_tasks(tmp_path_factory.mktemp("autumnbench"))
 
 
-def phase(task) -> HarnessMFP:
-    return HarnessMFP(task.public, answer=task.hidden.answer, background="black", budget=501)
+def phase(task) -> AutumnBenchMFP:
+    return AutumnBenchMFP(task.public, answer=task.hidden.answer, background="black", budget=501)
 
 
-def to_the_end(p: HarnessMFP) -> None:
+def to_the_end(p: AutumnBenchMFP) -> None:
     for _ in range(LAST):
         p.step("step")
 

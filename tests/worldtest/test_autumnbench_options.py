@@ -15,7 +15,7 @@ import pytest
 from llm_eval.adapters import Response
 from llm_eval.adapters.base import Adapter
 from llm_eval.replay import replay_transcript
-from llm_eval.sweep.job import execute_job, job_harness
+from llm_eval.sweep.job import execute_job, job_autumnbench_settings
 from llm_eval.sweep.spec import SpecError, Sweep
 from llm_eval.transcripts import read_transcript
 from llm_eval.worldtest.autumnbench.settings import settings_of
@@ -53,8 +53,8 @@ def test_each_option_changes_the_settings_and_the_id(task_dir):
     assert no_stack["random"].settings["stack_frames"] is False
     assert skip[MODEL].settings["skip_frames"] is True
     assert len({base["random"].id, no_stack["random"].id, skip["random"].id}) == 3
-    harness = settings_of(no_stack["random"].settings, model_plays=False)
-    assert harness.stack_frames is False and harness.render_mode == "text"
+    autumnbench = settings_of(no_stack["random"].settings, model_plays=False)
+    assert autumnbench.stack_frames is False and autumnbench.render_mode == "text"
 
 
 def test_the_texts_are_in_the_settings_their_folder_out_of_the_id(task_dir, tmp_path):
@@ -91,7 +91,8 @@ def test_a_models_png_rendering_is_image_mode_a_local_agent_plays_text(task_dir)
     assert settings_of(jobs[MODEL].settings, model_plays=True).render_mode == "image"
     assert settings_of(jobs["random"].settings, model_plays=False).render_mode == "text"
     worldtest = {j.model: j for j in sweep(task_dir, protocol="worldtest").expand()}
-    assert job_harness(worldtest["random"], agent=None) is None   # the profile takes none
+    # the worldtest profile takes none
+    assert job_autumnbench_settings(worldtest["random"], agent=None) is None
 
 
 class Replies(Adapter):

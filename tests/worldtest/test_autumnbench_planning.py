@@ -13,7 +13,7 @@ import pytest
 
 from llm_eval.tasks.store import load_task
 from llm_eval.worlds import World
-from llm_eval.worldtest.autumnbench import HarnessPlanning
+from llm_eval.worldtest.autumnbench import AutumnBenchPlanning
 from llm_eval.worldtest.errors import PhaseStateError
 from llm_eval.worldtest.programs import original_world
 
@@ -28,8 +28,8 @@ def tasks(tmp_path_factory):
     return F.import_tasks(tmp_path_factory.mktemp("autumnbench"))
 
 
-def planning(task) -> HarnessPlanning:
-    p = HarnessPlanning(original_world(task), goal=task.public.goal, mask=task.public.mask,
+def planning(task) -> AutumnBenchPlanning:
+    p = AutumnBenchPlanning(original_world(task), goal=task.public.goal, mask=task.public.mask,
                         budget=501)
     p.reset()
     return p
@@ -93,7 +93,7 @@ def test_p5_never_checked_on_the_initial_state_nor_after_an_invalid_action(tasks
     task = tasks["planning"]
     initial = F.drizzle_grids([])[0][0]
     mask = [[y == 5 for x in range(6)] for y in range(6)]         # the bottom row only
-    p = HarnessPlanning(original_world(task), goal=initial, mask=mask, budget=501)
+    p = AutumnBenchPlanning(original_world(task), goal=initial, mask=mask, budget=501)
     p.reset()                                                     # matches already: no reward
     for action in ("reset", "go-to-test", "bogus"):
         assert p.step(action)[1:3] == (0.0, False)
@@ -105,11 +105,11 @@ def test_p5_a_transparent_goal_cell_matches_only_a_cell_rendered_transparent():
                ' (= a (initnext (A (Position 1 1)) (prev a))))')
     mask = [[False] * 3, [True, True, False], [False] * 3]
     goal = [["black"] * 3, ["black", "transparent", "black"], ["black"] * 3]
-    p = HarnessPlanning(World(program, seed=1), goal=goal, mask=mask, budget=9)
+    p = AutumnBenchPlanning(World(program, seed=1), goal=goal, mask=mask, budget=9)
     p.reset()
     assert p.step("noop")[1:3] == (1.0, True)
     goal[1][0] = "transparent"                                    # a black cell: never
-    q = HarnessPlanning(World(program, seed=1), goal=goal, mask=mask, budget=9)
+    q = AutumnBenchPlanning(World(program, seed=1), goal=goal, mask=mask, budget=9)
     q.reset()
     assert all(q.step("noop")[1] == 0.0 for _ in range(5)) and not q.done
 

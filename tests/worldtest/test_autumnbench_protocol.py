@@ -16,9 +16,9 @@ from llm_eval.errors import TaskFileError
 from llm_eval.tasks.store import load_task, load_tasks
 from llm_eval.worlds import World
 from llm_eval.worldtest.autumnbench import (
-    HarnessCD,
-    HarnessInteraction,
-    HarnessPlanning,
+    AutumnBenchCD,
+    AutumnBenchInteraction,
+    AutumnBenchPlanning,
 )
 from llm_eval.worldtest.episode import run_episode
 from llm_eval.worldtest.observation import EpisodeStart
@@ -79,7 +79,7 @@ def test_c3_the_budget_switch_hides_the_last_frames_and_the_budget(tasks, tmp_pa
     result = F.play(tasks["planning"], lines, tmp_path, interaction_steps=3)
     texts = [r.observation.text for r in result.records]
     assert [r.phase for r in result.records] == ["interaction"] * 3 + ["planning"]
-    planning = HarnessPlanning(original_world(tasks["planning"]),
+    planning = AutumnBenchPlanning(original_world(tasks["planning"]),
                                goal=tasks["planning"].public.goal,
                                mask=tasks["planning"].public.mask, budget=9)
     assert texts[3] == planning.reset().text         # the test's first observation, at once
@@ -167,7 +167,7 @@ def test_s2_seed_0_makes_every_random_choice_the_first():
     program = ('(program (= GRID_SIZE 4) (object A (Cell 0 0 "red"))'
                ' (= a (initnext (A (Position 0 0))'
                '   (A (Position (uniformChoice (list 2 0 1 3)) 1)))))')
-    p = HarnessInteraction(World(program, seed=0, allow_degenerate_seed=True), budget=9,
+    p = AutumnBenchInteraction(World(program, seed=0, allow_degenerate_seed=True), budget=9,
                            stack_frames=False)
     p.reset()
     for _ in range(5):
@@ -184,11 +184,11 @@ def test_a5_the_last_action_tag_wins():
 
 
 def test_a9_the_random_agent_is_uniform_over_the_offered_duplicates_count_twice(tasks):
-    interaction = HarnessInteraction(original_world(tasks["cd"]), budget=9)
-    planning = HarnessPlanning(original_world(tasks["planning"]),
+    interaction = AutumnBenchInteraction(original_world(tasks["cd"]), budget=9)
+    planning = AutumnBenchPlanning(original_world(tasks["planning"]),
                                goal=tasks["planning"].public.goal,
                                mask=tasks["planning"].public.mask, budget=9)
-    cd = HarnessCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
+    cd = AutumnBenchCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
                    budget=9)
     agent = RandomAgent(seed=11)
     agent.reset(EpisodeStart(interaction_steps=9, protocol="autumnbench"))   # it is told

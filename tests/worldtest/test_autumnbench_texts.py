@@ -16,9 +16,13 @@ import pytest
 
 from llm_eval.agents.prompts import load_prompts
 from llm_eval.errors import LlmEvalError
-from llm_eval.worldtest.autumnbench import HarnessCD, HarnessInteraction, HarnessPlanning
-from llm_eval.worldtest.autumnbench.mfp import HarnessMFP
-from llm_eval.worldtest.autumnbench.settings import HarnessSettings
+from llm_eval.worldtest.autumnbench import (
+    AutumnBenchCD,
+    AutumnBenchInteraction,
+    AutumnBenchPlanning,
+)
+from llm_eval.worldtest.autumnbench.mfp import AutumnBenchMFP
+from llm_eval.worldtest.autumnbench.settings import AutumnBenchSettings
 from llm_eval.worldtest.autumnbench.texts import (
     SUBFOLDER,
     TEXT_KEYS,
@@ -72,29 +76,29 @@ def test_the_record_names_each_text_its_file_and_their_sha256(texts):
 
 
 def test_the_first_observation_of_each_phase_uses_the_strings_verbatim(texts, tasks):
-    settings = HarnessSettings(texts=texts)
-    first = HarnessInteraction(original_world(tasks["cd"]), budget=5, settings=settings).reset()
+    settings = AutumnBenchSettings(texts=texts)
+    first = AutumnBenchInteraction(original_world(tasks["cd"]), budget=5, settings=settings).reset()
     grid = F.grid_text(F.drizzle_grids([])[0][0])
     assert first.text == texts["interaction_intro"] + texts["interaction_grid_line"] + grid
-    cd = HarnessCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
+    cd = AutumnBenchCD(modified_world(tasks["cd"]), condition=tasks["cd"].hidden.condition,
                    budget=5, settings=settings).reset()
     assert cd.text == texts["cd_intro"] + grid
     task = tasks["planning"]
-    planning = HarnessPlanning(original_world(task), goal=task.public.goal,
+    planning = AutumnBenchPlanning(original_world(task), goal=task.public.goal,
                                mask=task.public.mask, budget=5, settings=settings).reset()
     assert planning.text.startswith(texts["planning_intro"] + '{"render": ')
-    mfp = HarnessMFP(tasks["mfp"].public, answer=0, background="black", budget=5,
+    mfp = AutumnBenchMFP(tasks["mfp"].public, answer=0, background="black", budget=5,
                      settings=settings).reset()
     assert mfp.text.startswith(texts["mfp_intro"] + '{"video_location": "0/')
     # later observations are the harness's as before
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
     phase.reset()
     assert phase.step("reset")[0].text == grid
 
 
 def test_the_skip_frames_line_is_the_harnesss_with_the_count_and_the_grid(texts, tasks):
-    settings = HarnessSettings(texts=texts, skip_frames=True)
-    phase = HarnessInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
+    settings = AutumnBenchSettings(texts=texts, skip_frames=True)
+    phase = AutumnBenchInteraction(original_world(tasks["cd"]), budget=5, settings=settings)
     phase.reset()
     obs, *_ = phase.step("noop")
     last = F.grid_text(F.drizzle_grids(["noop"], ticks=8)[1][-1])
@@ -102,7 +106,7 @@ def test_the_skip_frames_line_is_the_harnesss_with_the_count_and_the_grid(texts,
 
 
 def test_without_texts_the_wording_is_ours(tasks):
-    first = HarnessInteraction(original_world(tasks["cd"]), budget=5).reset()
+    first = AutumnBenchInteraction(original_world(tasks["cd"]), budget=5).reset()
     assert "PLACEHOLDER" not in first.text and first.text.startswith("This is the interactive")
 
 

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,10 @@ from llm_eval.agents import make_agent
 from llm_eval.sweep import SpecError, Sweep
 from llm_eval.tasks import load_task
 from llm_eval.worldtest.autumnbench import (
-    HarnessCD,
-    HarnessInteraction,
-    HarnessMFP,
-    HarnessPlanning,
+    AutumnBenchCD,
+    AutumnBenchInteraction,
+    AutumnBenchMFP,
+    AutumnBenchPlanning,
 )
 from llm_eval.worldtest.cd import CDPhase
 from llm_eval.worldtest.interaction import InteractionPhase
@@ -36,16 +37,16 @@ NAMES = set(PROTOCOLS)
 
 @pytest.mark.parametrize("profile,interaction,tests", [
     (WORLDTEST, InteractionPhase, {"mfp": MFPPhase, "cd": CDPhase, "planning": PlanningPhase}),
-    (AUTUMNBENCH, HarnessInteraction,
-     {"mfp": HarnessMFP, "cd": HarnessCD, "planning": HarnessPlanning})])
+    (AUTUMNBENCH, AutumnBenchInteraction,
+     {"mfp": AutumnBenchMFP, "cd": AutumnBenchCD, "planning": AutumnBenchPlanning})])
 def test_a_profile_builds_its_own_phases(profile, interaction, tests):
     for family, phase in tests.items():
         task = load_task("warehouse", family)
         built = profile.interaction_phase(task, budget=5, max_consecutive_invalid=3,
-                                          ticks_per_action=None, harness=None)
+                                          ticks_per_action=None, autumnbench=None)
         assert type(built) is interaction
         test = profile.test_phase(task, background="black", programs_root=None,
-                                  max_consecutive_invalid=3, cap=None, harness=None)
+                                  max_consecutive_invalid=3, cap=None, autumnbench=None)
         assert type(test) is phase
 
 
@@ -80,9 +81,9 @@ def test_an_agent_plays_the_protocol_its_episode_start_names():
     task = load_task("warehouse", "mfp")
     agent = make_agent("simulator", task)
     agent.reset(EpisodeStart(interaction_steps=5, protocol="autumnbench"))
-    assert agent._harness
+    assert agent._autumnbench
     agent.reset(EpisodeStart(interaction_steps=5, protocol="worldtest"))
-    assert not agent._harness
+    assert not agent._autumnbench
 
 
 def decisions_by_name(path: Path) -> list[str]:
@@ -121,8 +122,51 @@ def test_a_decision_by_name_or_by_sniffing_is_found(tmp_path):
     planted.write_text("if protocol == 'autumnbench':\n    pass\n"
                        "if name not in ('worldtest', 'autumnbench'):\n    pass\n"
                        "harness = observation.text is not None\n"
-                       "if profile.takes_harness_settings:\n    pass\n")
+                       "if profile.takes_autumnbench_settings:\n    pass\n")
     assert decisions_by_name(planted) == [
         "planted.py:1: compares with a protocol's name",
         "planted.py:3: compares with a protocol's name",
         "planted.py:5: tells the protocol by the observation"]
+
+
+# "harness" names the published program's own artefacts (its texts and prompts, its raise
+# inside a step, its JPEG pictures); the protocol that reproduces it is "autumnbench"
+PROGRAM_ARTEFACT = re.compile(r"^_?(Harness(Texts|TextsError|Raise|PromptSet)|\w*harness_"
+                              r"(texts?|prompts|picture|jpeg|rgb|score)\w*)$")
+
+
+def protocol_called_harness(path: Path) -> list[str]:
+    """Identifiers (classes, functions, parameters, names, attributes) that call the
+    autumnbench protocol or its parts "harness"."""
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        names = []
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            names.append(node.name)
+        elif isinstance(node, ast.arg):
+            names.append(node.arg)
+        elif isinstance(node, ast.Name):
+            names.append(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.append(node.attr)
+        elif isinstance(node, ast.keyword) and node.arg:
+            names.append(node.arg)
+        for name in names:
+            if "harness" in name.lower() and not PROGRAM_ARTEFACT.match(name):
+                found.add(f"{path.name}:{node.lineno}: {name}")
+    return sorted(found)
+
+
+def test_the_published_protocol_has_one_name():
+    modules = [p for top in ("llm_eval", "adapters") for p in sorted((REPO / top).rglob("*.py"))
+               if "__pycache__" not in p.parts]
+    assert [f for path in modules for f in protocol_called_harness(path)] == []
+
+
+def test_a_protocol_called_harness_is_found(tmp_path):
+    planted = tmp_path / "planted.py"
+    planted.write_text("class HarnessMFP:\n    pass\n"
+                       "def play(task, harness=None):\n    return task._harness\n"
+                       "texts = load_harness_texts(d)\n")
+    assert protocol_called_harness(planted) == [
+        "planted.py:1: HarnessMFP", "planted.py:3: harness", "planted.py:4: _harness"]

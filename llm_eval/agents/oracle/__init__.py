@@ -9,9 +9,9 @@ task checker.
 """
 
 from .agent import OracleAgent
-from .autumnbench import HarnessMoves
+from .autumnbench import AutumnBenchMoves
 from .solver import ChangeSearch, cd_change_frame, change_path, condition_met, mfp_answer, plan
 from .worldtest import WorldTestMoves
 
 __all__ = ["OracleAgent", "mfp_answer", "cd_change_frame", "change_path", "ChangeSearch",
-           "condition_met", "plan", "WorldTestMoves", "HarnessMoves"]
+           "condition_met", "plan", "WorldTestMoves", "AutumnBenchMoves"]

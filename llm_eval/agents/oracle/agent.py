@@ -4,7 +4,7 @@ the task checker.
 ``OracleAgent(task)`` is given the whole task, hidden half included, and the world's program.
 At every reset it asks the episode's protocol profile which moves to play: the worldtest
 protocol's (``worldtest.WorldTestMoves``) or, for a protocol that shows the published harness's
-text, the harness's (``autumnbench.HarnessMoves``); both are built on the same solver
+text, the harness's (``autumnbench.AutumnBenchMoves``); both are built on the same solver
 (``solver``). Everything is simulated on the oracle's own worlds, never on the phase's.
 """
 
@@ -15,7 +15,7 @@ from ...worldtest.observation import EpisodeStart, Observation
 from ...worldtest.programs import ProgramsRoot
 from ...worldtest.protocols import protocol as protocol_profile
 from ..search import SearchLimits, SearchResult
-from .autumnbench import HarnessMoves
+from .autumnbench import AutumnBenchMoves
 from .worldtest import WorldTestMoves
 
 __all__ = ["OracleAgent"]
@@ -33,7 +33,7 @@ class OracleAgent:
         self.task = task
         self.programs_root = programs_root
         self.limits = limits
-        self._moves: WorldTestMoves | HarnessMoves = WorldTestMoves(task, programs_root, limits)
+        self._moves: WorldTestMoves | AutumnBenchMoves = WorldTestMoves(task, programs_root, limits)
 
     @property
     def notes(self) -> list[str]:
@@ -44,7 +44,7 @@ class OracleAgent:
         return self._moves.search
 
     def reset(self, start: EpisodeStart) -> None:
-        moves = HarnessMoves if protocol_profile(start.protocol).shows_harness_text \
+        moves = AutumnBenchMoves if protocol_profile(start.protocol).shows_harness_text \
             else WorldTestMoves
         self._moves = moves(self.task, self.programs_root, self.limits)
 

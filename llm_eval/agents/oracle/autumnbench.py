@@ -21,10 +21,10 @@ from ...worldtest.programs import ProgramsRoot, modified_world
 from ..search import SearchLimits, SearchResult
 from .solver import change_path, mfp_answer, plan, task_of
 
-__all__ = ["HarnessMoves"]
+__all__ = ["AutumnBenchMoves"]
 
 
-class HarnessMoves:
+class AutumnBenchMoves:
     """The oracle's moves in one episode under the autumnbench protocol (module docstring):
     what it noted, and its planning search."""
 
@@ -66,7 +66,7 @@ class HarnessMoves:
         if task.hidden.condition is None:
             self.notes.append("the task has no change condition to make hold; quitting")
             return []
-        path = change_path(world, task.hidden.condition, task.hidden.witness, harness=True)
+        path = change_path(world, task.hidden.condition, task.hidden.witness, autumnbench=True)
         if path is None:
             self.notes.append("no action sequence makes the condition hold; quitting")
             return []
@@ -77,7 +77,8 @@ class HarnessMoves:
     def _planning_plan(self, observation: Observation) -> list[str]:
         view = observation.planning_view
         horizon = max(1, observation.budget_left)
-        self.search = plan(task_of(self.task, PlanningTask), view.goal.grid, view.mask, horizon, self.limits)
+        self.search = plan(task_of(self.task, PlanningTask), view.goal.grid, view.mask, horizon,
+                           self.limits)
         if self.search.plan is None:
             self.notes.append("no plan found within the limits; quitting")
             return []

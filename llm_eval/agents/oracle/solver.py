@@ -29,7 +29,8 @@ from ...worldtest.programs import ProgramsRoot, modified_world, original_world
 from ...worldtest.scoring import condition_holds
 from ..search import SearchLimits, SearchResult, search_plan
 
-__all__ = ["task_of", "mfp_answer", "cd_change_frame", "ChangeSearch", "change_path", "condition_met",
+__all__ = ["task_of", "mfp_answer", "cd_change_frame", "ChangeSearch", "change_path",
+           "condition_met",
            "plan"]
 
 _MOVES = ("left", "right", "up", "down", "noop")
@@ -92,11 +93,11 @@ class ChangeSearch:
     max_wait: int = 60
 
 
-def condition_met(world: World, condition: str, harness: bool) -> bool:
+def condition_met(world: World, condition: str, autumnbench: bool) -> bool:
     """Whether ``condition`` holds on the world's state, read as the harness reads it when
     ``harness``; a condition that fails to evaluate on this state does not hold."""
     try:
-        return condition_holds(world.interpreter, condition, harness=harness)
+        return condition_holds(world.interpreter, condition, autumnbench=autumnbench)
     except Exception:
         return False
 
@@ -115,7 +116,7 @@ def _actions(world: World) -> list[str]:
 
 
 def change_path(world: World, condition: str, witness: list[str] | None = None, *,
-                harness: bool = False, limits: ChangeSearch = ChangeSearch()
+                autumnbench: bool = False, limits: ChangeSearch = ChangeSearch()
                 ) -> list[str] | None:
     """Actions from the world's initial state after which ``condition`` holds (module
     docstring); None if none was found within ``limits``. Resets ``world``."""
@@ -125,7 +126,7 @@ def change_path(world: World, condition: str, witness: list[str] | None = None, 
         for action in [*witness, *["noop"] * limits.max_wait]:
             world.step(action)
             played.append(action)
-            if condition_met(world, condition, harness):
+            if condition_met(world, condition, autumnbench):
                 return played
         world.reset()
     start = world.snapshot()
@@ -139,7 +140,7 @@ def change_path(world: World, condition: str, witness: list[str] | None = None, 
         for action in _actions(world):
             world.restore(saved)
             world.step(action)
-            if condition_met(world, condition, harness):
+            if condition_met(world, condition, autumnbench):
                 return [*path, action]
             key = world.state_key()
             if key not in seen:

@@ -9,11 +9,11 @@ step and the test's first observation answers the switching step [C3], and one c
 together [C4].
 """
 
-from .base import HarnessPhase, HarnessRaise, grid_json, parse_game_action
-from .cd import HarnessCD
-from .interaction import HarnessInteraction
-from .mfp import HarnessMFP
-from .planning import HarnessPlanning
+from .base import AutumnBenchPhase, HarnessRaise, grid_json, parse_game_action
+from .cd import AutumnBenchCD
+from .interaction import AutumnBenchInteraction
+from .mfp import AutumnBenchMFP
+from .planning import AutumnBenchPlanning
 
-__all__ = ["HarnessPhase", "HarnessRaise", "HarnessInteraction", "HarnessMFP", "HarnessCD",
-           "HarnessPlanning", "grid_json", "parse_game_action"]
+__all__ = ["AutumnBenchPhase", "HarnessRaise", "AutumnBenchInteraction", "AutumnBenchMFP",
+           "AutumnBenchCD", "AutumnBenchPlanning", "grid_json", "parse_game_action"]

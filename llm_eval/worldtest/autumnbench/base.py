@@ -37,9 +37,9 @@ from ..commands import ActionForm, Command
 from ..errors import PhaseStateError
 from ..observation import Observation, Picture
 from ..phase import Phase, StepResult
-from .settings import DEFAULT_SETTINGS, HarnessSettings
+from .settings import DEFAULT_SETTINGS, AutumnBenchSettings
 
-__all__ = ["HarnessPhase", "HarnessRaise", "parse_game_action", "click_pattern", "grid_json",
+__all__ = ["AutumnBenchPhase", "HarnessRaise", "parse_game_action", "click_pattern", "grid_json",
            "INVALID_SELECT"]
 
 #: The harness's reply to an action it does not offer (CD, planning) [X4, P4].
@@ -95,11 +95,11 @@ def parse_game_action(text: str) -> Action | None:
     return None
 
 
-class HarnessPhase(Phase):
+class AutumnBenchPhase(Phase):
     """A phase with the harness's step rules (module docstring)."""
 
     def __init__(self, *, family: str | None, budget: int,
-                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+                 settings: AutumnBenchSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, max_consecutive_invalid=budget + 1)
         self.settings = settings
         self.text = ""                 # the current observation text
@@ -133,7 +133,7 @@ class HarnessPhase(Phase):
         try:
             if not isinstance(text, str):
                 raise HarnessRaise(f"the action is not text: {shown}")
-            reward, terminated, self.text, valid, extra = self._harness_step(text)
+            reward, terminated, self.text, valid, extra = self._autumnbench_step(text)
         except (HarnessRaise, AutumnError) as exc:        # [C6]
             reward, terminated, self.text, valid = 0.0, False, "", False
             self.pictures = ()
@@ -154,7 +154,7 @@ class HarnessPhase(Phase):
         return self.observation(), reward, terminated, truncated, info
 
     @abstractmethod
-    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+    def _autumnbench_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         """One step: (reward, terminated, observation text, valid, extra info)."""
 
     def _apply(self, action: Action | Command) -> tuple[float, bool, dict[str, Any]]:

@@ -51,16 +51,16 @@ from ...worlds import World
 from ..scoring import cd_raw_reward, condition_holds
 from .base import (
     INVALID_SELECT,
-    HarnessPhase,
+    AutumnBenchPhase,
     HarnessRaise,
     click_pattern,
     grid_json,
     harness_picture,
     parse_game_action,
 )
-from .settings import DEFAULT_SETTINGS, HarnessSettings
+from .settings import DEFAULT_SETTINGS, AutumnBenchSettings
 
-__all__ = ["HarnessCD", "CD_INTRO", "FOUND", "SUBMIT", "NOT_CHANGED"]
+__all__ = ["AutumnBenchCD", "CD_INTRO", "FOUND", "SUBMIT", "NOT_CHANGED"]
 
 FOUND = "I found the change!"
 SUBMIT = "Submit choice"
@@ -73,13 +73,13 @@ CD_INTRO = (
     "penalised.")
 
 
-class HarnessCD(HarnessPhase):
+class AutumnBenchCD(AutumnBenchPhase):
     """The harness's change-detection environment (module docstring)."""
 
     name = "cd"
 
     def __init__(self, world: World, *, condition: str | None, budget: int,
-                 family: str = "cd", settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+                 family: str = "cd", settings: AutumnBenchSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, settings=settings)
         if not condition:
             raise ValueError("the change-detection test needs a condition")
@@ -119,7 +119,7 @@ class HarnessCD(HarnessPhase):
                 "quit")
 
     def _see_condition(self) -> None:
-        if condition_holds(self.world.interpreter, self.condition, harness=True) \
+        if condition_holds(self.world.interpreter, self.condition, autumnbench=True) \
                 and not self.triggered:
             self.triggered = True
             self.change = self.time
@@ -137,7 +137,7 @@ class HarnessCD(HarnessPhase):
         self._show(frame)
         return shown
 
-    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+    def _autumnbench_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         flagged = self._flag                 # set by an earlier step that then raised [X13]
         reward, terminated, shown, valid, extra = self._dispatch(text)
         if flagged and not terminated:       # the step runs as usual and reports terminal

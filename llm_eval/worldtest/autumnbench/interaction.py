@@ -31,10 +31,10 @@ from typing import Any
 
 from ...autumn import Frame
 from ...worlds import World
-from .base import HarnessPhase, click_pattern, grid_json, harness_picture, parse_game_action
-from .settings import DEFAULT_SETTINGS, HarnessSettings
+from .base import AutumnBenchPhase, click_pattern, grid_json, harness_picture, parse_game_action
+from .settings import DEFAULT_SETTINGS, AutumnBenchSettings
 
-__all__ = ["HarnessInteraction", "INTERACTION_INTRO", "SKIPPED"]
+__all__ = ["AutumnBenchInteraction", "INTERACTION_INTRO", "SKIPPED"]
 
 #: our words for the harness's skip_frames line [I6]; {count} is n (image mode: "True" [I7])
 SKIPPED = "{count} frames were skipped; the current frame follows. "
@@ -45,13 +45,13 @@ INTERACTION_INTRO = (
     "When you think you understand it, choose go-to-test; questions about the world follow.")
 
 
-class HarnessInteraction(HarnessPhase):
+class AutumnBenchInteraction(AutumnBenchPhase):
     """Free play with the harness's rules (module docstring)."""
 
     name = "interaction"
 
     def __init__(self, world: World, *, budget: int, stack_frames: bool | None = None,
-                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+                 settings: AutumnBenchSettings = DEFAULT_SETTINGS) -> None:
         if stack_frames is not None and stack_frames != settings.stack_frames:
             from dataclasses import replace
 
@@ -88,7 +88,7 @@ class HarnessInteraction(HarnessPhase):
     def offered(self) -> tuple[str, ...]:
         return self._offered
 
-    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+    def _autumnbench_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         self.time += 1
         if text in ("quit", "go-to-test"):
             self._end(f"the interaction phase ended: the agent chose {text}")

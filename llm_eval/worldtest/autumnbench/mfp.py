@@ -28,10 +28,10 @@ from ...autumn import Frame
 from ...tasks.models import MFPPublic
 from ..mfp import masked_frames
 from ..observation import Picture
-from .base import HarnessPhase
-from .settings import DEFAULT_SETTINGS, HarnessSettings
+from .base import AutumnBenchPhase
+from .settings import DEFAULT_SETTINGS, AutumnBenchSettings
 
-__all__ = ["HarnessMFP", "MFP_INTRO", "INVALID_CHOOSE"]
+__all__ = ["AutumnBenchMFP", "MFP_INTRO", "INVALID_CHOOSE"]
 
 INVALID_CHOOSE = "Invalid action. Please choose from the available actions."
 MFP_INTRO = (
@@ -43,13 +43,13 @@ MFP_INTRO = (
     "frame.")
 
 
-class HarnessMFP(HarnessPhase):
+class AutumnBenchMFP(AutumnBenchPhase):
     """The harness's MFP environment (module docstring)."""
 
     name = "mfp"
 
     def __init__(self, public: MFPPublic, *, answer: int, background: str, budget: int,
-                 family: str = "mfp", settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+                 family: str = "mfp", settings: AutumnBenchSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, settings=settings)
         self.public = public
         self._answer = answer
@@ -101,7 +101,7 @@ class HarnessMFP(HarnessPhase):
         return json.dumps({"video_location": f"{t}/{self.last}", "action_took": action,
                            "is_finished": self.finished})
 
-    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+    def _autumnbench_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         if text not in self.offered:
             return 0.0, False, INVALID_CHOOSE, False, {}
         if text == "step":

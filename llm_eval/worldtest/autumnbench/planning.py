@@ -32,10 +32,16 @@ from ...autumn import Frame
 from ...worlds import World
 from ..observation import Picture, PlanningView
 from ..planning import goal_cells, goal_reached
-from .base import INVALID_SELECT, HarnessPhase, click_pattern, harness_picture, parse_game_action
-from .settings import DEFAULT_SETTINGS, HarnessSettings
+from .base import (
+    INVALID_SELECT,
+    AutumnBenchPhase,
+    click_pattern,
+    harness_picture,
+    parse_game_action,
+)
+from .settings import DEFAULT_SETTINGS, AutumnBenchSettings
 
-__all__ = ["HarnessPlanning", "PLANNING_INTRO", "QUIT_TEXT", "NO_RESET"]
+__all__ = ["AutumnBenchPlanning", "PLANNING_INTRO", "QUIT_TEXT", "NO_RESET"]
 
 QUIT_TEXT = "quit: You quit the environment. No reward will be given."
 NO_RESET = "Reset is not allowed in the test phase."
@@ -47,14 +53,14 @@ PLANNING_INTRO = (
     "quit.")
 
 
-class HarnessPlanning(HarnessPhase):
+class AutumnBenchPlanning(AutumnBenchPhase):
     """The harness's planning environment (module docstring)."""
 
     name = "planning"
 
     def __init__(self, world: World, *, goal: Sequence[Sequence[str]],
                  mask: Sequence[Sequence[bool]], budget: int, family: str = "planning",
-                 settings: HarnessSettings = DEFAULT_SETTINGS) -> None:
+                 settings: AutumnBenchSettings = DEFAULT_SETTINGS) -> None:
         super().__init__(family=family, budget=budget, settings=settings)
         self.world = world
         self.goal = tuple(tuple(row) for row in goal)
@@ -91,7 +97,7 @@ class HarnessPlanning(HarnessPhase):
                            "goal": [list(r) for r in self.goal],
                            "highlight_mask": [[int(m) for m in row] for row in self.mask]})
 
-    def _harness_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
+    def _autumnbench_step(self, text: str) -> tuple[float, bool, str, bool, dict[str, Any]]:
         self.time += 1
         if text == "quit":
             self._end("the agent quit the planning test")

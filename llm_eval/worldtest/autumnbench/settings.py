@@ -13,7 +13,7 @@ A job's settings hold only the options that differ from the defaults (``stack_fr
 ``skip_frames: true``, ``harness_texts``: which texts with their sha256, and
 ``harness_texts_dir``: where they were read, left out of the id), so a job run with the
 defaults keeps the settings, id and transcript it had before these options existed.
-``settings_of(job_settings, model_plays=...)`` builds a job's ``HarnessSettings``, reading the
+``settings_of(job_settings, model_plays=...)`` builds a job's ``AutumnBenchSettings``, reading the
 texts again and refusing them if they are no longer what the job recorded.
 """
 
@@ -24,12 +24,12 @@ from typing import Any, Literal
 
 from .texts import HarnessTexts, HarnessTextsError, load_harness_texts
 
-__all__ = ["HarnessSettings", "DEFAULT_SETTINGS", "render_mode_of", "settings_of",
+__all__ = ["AutumnBenchSettings", "DEFAULT_SETTINGS", "render_mode_of", "settings_of",
            "job_fields"]
 
 
 @dataclass(frozen=True)
-class HarnessSettings:
+class AutumnBenchSettings:
     """The profile's options (module docstring)."""
 
     render_mode: Literal["text", "image"] = "text"
@@ -50,7 +50,7 @@ class HarnessSettings:
         return ours if self.texts is None else self.texts[key]
 
 
-DEFAULT_SETTINGS = HarnessSettings()
+DEFAULT_SETTINGS = AutumnBenchSettings()
 
 
 def render_mode_of(rendering: str | tuple[str, ...] | None) -> Literal["text", "image"]:
@@ -86,9 +86,9 @@ def job_fields(*, stack_frames: bool, skip_frames: bool,
     return fields
 
 
-def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettings:
-    """The ``HarnessSettings`` of a job played under a protocol that takes them (its profile's
-    ``takes_harness_settings``), from its settings. Image mode is a model's (its rendering
+def settings_of(settings: dict[str, Any], *, model_plays: bool) -> AutumnBenchSettings:
+    """The ``AutumnBenchSettings`` of a job played under a protocol that takes them (its profile's
+    ``takes_autumnbench_settings``), from its settings. Image mode is a model's (its rendering
     ``png``); a local agent plays in text mode."""
     texts = None
     if "harness_texts" in settings:
@@ -98,5 +98,5 @@ def settings_of(settings: dict[str, Any], *, model_plays: bool) -> HarnessSettin
                                     f"there are not the ones this job recorded (their sha256 "
                                     f"differ): the checkout changed since")
     mode = render_mode_of(settings.get("rendering")) if model_plays else "text"
-    return HarnessSettings(render_mode=mode, stack_frames=settings.get("stack_frames", True),
+    return AutumnBenchSettings(render_mode=mode, stack_frames=settings.get("stack_frames", True),
                            skip_frames=settings.get("skip_frames", False), texts=texts)
