@@ -4,6 +4,7 @@ task checker.
 - ``solver``: what knowing the program answers, for any protocol: the MFP option
   (``mfp_answer``), the first changed frame (``cd_change_frame``), a path after which a CD
   condition holds (``change_path``), a plan (``plan``);
+- ``moves``: what every protocol's moves share (the task, notes, search, a planned phase);
 - ``worldtest``, ``autumnbench``: the moves of each protocol, built on the solver;
 - ``agent``: ``OracleAgent``, which plays the moves of the episode's protocol.
 """

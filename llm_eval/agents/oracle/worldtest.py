@@ -17,29 +17,18 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from ...tasks.models import CDTask, MFPTask, PlanningTask
 from ...worldtest.observation import Observation
-from ...worldtest.programs import ProgramsRoot, modified_world
-from ..search import SearchLimits, SearchResult
+from ...worldtest.programs import modified_world
+from .moves import Moves
 from .solver import cd_change_frame, change_path, mfp_answer, plan, task_of
 
 __all__ = ["WorldTestMoves"]
 
 
-class WorldTestMoves:
+class WorldTestMoves(Moves):
     """The oracle's moves in one episode under the worldtest protocol (module docstring):
     what it noted, and its planning search."""
-
-    def __init__(self, task: MFPTask | CDTask | PlanningTask,
-                 programs_root: ProgramsRoot | None, limits: SearchLimits) -> None:
-        self.task = task
-        self.programs_root = programs_root
-        self.limits = limits
-        self.notes: list[str] = []
-        self.search: SearchResult | None = None
-        self._queue: deque[str] | None = None
 
     def act(self, observation: Observation) -> str:
         match observation.phase:
@@ -52,13 +41,9 @@ class WorldTestMoves:
                                       f"differs in {misses} cell(s)")
                 return f"choose {answer}"
             case "cd":
-                if self._queue is None:
-                    self._queue = deque(self._cd_plan(observation))
-                return self._queue.popleft() if self._queue else "noop"
+                return self.queued(lambda: self._cd_plan(observation), then="noop")
             case "planning":
-                if self._queue is None:
-                    self._queue = deque(self._planning_plan(observation))
-                return self._queue.popleft() if self._queue else "quit"
+                return self.queued(lambda: self._planning_plan(observation), then="quit")
         raise ValueError(f"unknown phase {observation.phase!r}")
 
     def _cd_plan(self, observation: Observation) -> list[str]:
