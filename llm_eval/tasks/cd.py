@@ -65,7 +65,9 @@ def compare(task: CDTask, actions: list[str], *, seed: int | None = None) -> Com
 class LockStep:
     """The original and the modified program of a CD task, loaded on the first ``play`` and
     reset for each later one (a reset with the same seed restores the loaded state instead of
-    loading again), for the many runs of validation."""
+    loading again), for the many runs of validation. The original stops at the first frame
+    that differs (nothing after it is compared): in the CD validation of beehive, garden,
+    hunters, sandbox and elevator, 47% of the steps come after it."""
 
     def __init__(self, task: CDTask, *, seed: int | None = None) -> None:
         self.task = task
@@ -88,11 +90,13 @@ class LockStep:
         first = 0 if original.frame.grid != changed.frame.grid else None
         probe.check(changed, 0)
         for t, action in enumerate(actions, 1):
-            a, *_ = original.step(action)
+            # once the frames have differed the original has nothing more to tell: only the
+            # modified program plays on (its crashes, the trigger and the condition)
+            a = original.step(action)[0] if first is None else None
             b, *_ = changed.step(action)
             if trigger_step is None and changed.interpreter.get_trigger_state():
                 trigger_step = t
-            if first is None and a.grid != b.grid:
+            if a is not None and a.grid != b.grid:
                 first = t
             probe.check(changed, t)
         return Comparison(trigger_step, first, len(actions), probe.step, probe.error)
