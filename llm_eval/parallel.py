@@ -16,6 +16,8 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from functools import partial
 from typing import Any
 
+from .gcpolicy import tune as tune_collector
+
 __all__ = ["default_processes", "can_start_workers", "map_in_order", "worker_context", "PRELOAD"]
 
 # imported once by the fork server, so a worker starts with the episode code loaded
@@ -68,7 +70,7 @@ def map_in_order(function, items, processes: int = 1, first=None, finished=None)
         return
     order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
     with ProcessPoolExecutor(max_workers=min(processes, len(items)),
-                             mp_context=worker_context()) as pool:
+                             mp_context=worker_context(), initializer=tune_collector) as pool:
         futures = {i: pool.submit(function, items[i]) for i in order}
         if finished is not None:
             for i, future in futures.items():

@@ -13,6 +13,11 @@ os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
 
 
 def pytest_configure(config):
+    # the collector as llm_eval's own processes run it (llm_eval/gcpolicy.py): with Python's
+    # defaults a test worker's large heap made a quarter of the suite's CPU garbage collection
+    from llm_eval.gcpolicy import tune
+
+    tune()
     config.addinivalue_line("markers", "live: calls a real provider; skipped without its key")
     config.addinivalue_line("markers", "slow: the slow tier (tests/tiers.py), left out of the "
                                        "default run; run it with -m slow")

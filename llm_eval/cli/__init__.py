@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from .. import __version__
 from ..errors import ActionSyntaxError, AutumnError, LlmEvalError, TaskFileError
+from ..gcpolicy import tune as tune_collector
 from .autumn import add_autumn_parser
 from .card import add_card_parser
 from .compare import add_compare_parser
@@ -96,6 +97,7 @@ def _silence_stdout() -> None:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
+    tune_collector()
     parser = build_parser()
     try:
         args = parser.parse_args(None if argv is None else list(argv))

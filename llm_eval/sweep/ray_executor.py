@@ -58,6 +58,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar, cast
 
+from ..gcpolicy import tune as tune_collector
 from .job import JobOutcome, execute_job
 from .spec import LOCAL_AGENTS, Job, SpecError, Sweep, provider_of
 from .spend import STOPPED_BY_USER, OnCall, StopReason, call_cost, spend_cap_reached
@@ -302,7 +303,8 @@ def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control: Contr
              paid: bool, execute: Callable[..., JobOutcome]) -> JobOutcome:
     """The Ray task: play ``job`` into ``transcript`` (a path on the shared run directory)
     with ``execute`` (``execute_job``), its calls reported to and its stops asked of
-    ``control``."""
+    ``control``. The Ray worker runs the collector as our own processes do (``gcpolicy``)."""
+    tune_collector()
     job_id = job.id
 
     def on_call(record: dict[str, Any]) -> None:

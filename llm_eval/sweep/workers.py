@@ -29,6 +29,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from multiprocessing.synchronize import Event as ProcessEvent
 from pathlib import Path
 
+from ..gcpolicy import tune as tune_collector
 from ..parallel import can_start_workers, default_processes, map_in_order, worker_context
 from ..runstore import JobRow
 from .job import JobOutcome, execute_job
@@ -84,6 +85,7 @@ def _end_with(scheduler_pid: int) -> None:
 
 def _start_worker(stop_event: ProcessEvent, scheduler_pid: int) -> None:
     global _stop_event
+    tune_collector()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _end_with(scheduler_pid)
     _stop_event = stop_event
