@@ -33,6 +33,7 @@ LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
 _PROG = "llm-eval mcp"
 MAX_SESSIONS = 256
 GRACEFUL_SHUTDOWN_S = 5
+LISTEN_BACKLOG = 2048   # uvicorn's default
 
 
 class _Usage(Exception):
@@ -140,6 +141,9 @@ def _serve_http(server, players, args: argparse.Namespace, tasks: int) -> None:
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
+        # listening before the address is printed: a client that connects as soon as it reads
+        # it is queued, never refused (uvicorn listens again on this socket, which is allowed)
+        sock.listen(LISTEN_BACKLOG)
         port = sock.getsockname()[1]
         shown = f"[{args.host}]" if ":" in args.host else args.host
         print(f"{_PROG}: serving {_count(tasks)} at http://{shown}:{port}/mcp (streamable "

@@ -6,6 +6,7 @@ are refused; Ctrl-C stops the server cleanly and the run directory replays."""
 
 from __future__ import annotations
 
+import socket
 import time
 import urllib.error
 import urllib.request
@@ -107,3 +108,12 @@ def test_sessions_are_separate_episodes(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(run_dir)]) == 0
     assert "reproduced 2/2" in capsys.readouterr().out
+
+
+def test_the_printed_address_already_accepts_connections(tmp_path):
+    """A client that connects the moment it reads the address is queued, never refused: the
+    socket listens before the line is printed (the server's own startup comes after)."""
+    with http_server("--task", "gravity-planning", "--run-dir", str(tmp_path / "run")) as server:
+        host, port = server.url.removeprefix("http://").split("/")[0].rsplit(":", 1)
+        with socket.create_connection((host, int(port)), timeout=5):
+            pass
