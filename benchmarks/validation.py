@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import json
 import os
 import subprocess
@@ -127,12 +128,22 @@ def suite_time(suite: str, processes: int, redraws: bool) -> dict:
 
     effort = FULL if redraws else dataclasses.replace(FULL, plan_redraws=0)
     tasks = all_tasks(suite=suite)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), _cpu_with_children()
     reports = list(validate_in_processes(tasks, effort, processes))
     return {"suite": suite, "tasks": len(reports), "processes": processes,
             "planning_redraws": effort.plan_redraws,
             "wall": round(time.perf_counter() - start, 1),
+            "cpu": round(_cpu_with_children() - cpu, 1),
             "passed": sum(r.passed for r in reports)}
+
+
+def _cpu_with_children() -> float:
+    """CPU seconds of this process and of its finished worker processes."""
+    import resource
+
+    own, kids = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                     resource.RUSAGE_CHILDREN))
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 def main(argv=None) -> int:
@@ -143,12 +154,20 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--redraws", action="store_true",
                         help="with --suite: the planning redraws too (hours of CPU)")
+    parser.add_argument("--collector", choices=("ours", "python"), default="ours",
+                        help="the garbage collector's thresholds: llm_eval's (gcpolicy, as the "
+                        "command line runs) or Python's defaults, for a before/after")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
+    from llm_eval import gcpolicy
     from llm_eval.parallel import default_processes
 
+    os.environ[gcpolicy.ENV] = args.collector   # read here and by the worker processes
+    gcpolicy.tune()
+
     result = {"cores": os.cpu_count(), "load_before": _load(),
+              "collector": list(gc.get_threshold()),
               "import": import_times(),
               "checks": check_times(args.tasks, args.suite_name),
               "redraw": redraw_time(args.suite_name)}
@@ -160,7 +179,7 @@ def main(argv=None) -> int:
         print(json.dumps(result, indent=1))
         return 0
     print(f"{result['cores']} cores; load {result['load_before']} before, "
-          f"{result['load_after']} after")
+          f"{result['load_after']} after; collector thresholds {result['collector']}")
     for mode, t in result["import"].items():
         print(f"import of the public example, --validate {mode}: {t['wall']} s wall, "
               f"{t['cpu']} s cpu")
@@ -172,8 +191,8 @@ def main(argv=None) -> int:
           f"(reached {r['reached']} at step {r['step']}, {r['searches']} searches)")
     if "suite" in result:
         s = result["suite"]
-        print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "
-              f"{s['processes']} processes (planning redraws {s['planning_redraws']}; "
+        print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall, "
+              f"{s['cpu']} s cpu, on {s['processes']} processes (planning redraws {s['planning_redraws']}; "
               f"{s['passed']} pass)")
     return 0
 

@@ -18,20 +18,32 @@ frees everything else at once, as before; nothing a result depends on changes.
 Called where a process of ours starts work: the command line's ``main``, the worker processes
 of ``parallel.map_in_order`` and of the sweep, the Ray task that plays a job, and the test
 session (tests/conftest.py). A program that imports llm_eval as a library keeps its own
-settings unless it calls ``tune()``.
+settings unless it calls ``tune()``. ``LLM_EVAL_GC=python`` in the environment keeps Python's
+defaults everywhere (``python benchmarks/validation.py --collector python`` compares).
 """
 
 from __future__ import annotations
 
 import gc
+import os
 
-__all__ = ["THRESHOLDS", "tune", "current"]
+__all__ = ["THRESHOLDS", "ENV", "tune", "current"]
 
 THRESHOLDS = (50_000, 20, 10)
 
 
+ENV = "LLM_EVAL_GC"   # "python": keep Python's own thresholds (to compare; see benchmarks/)
+
+
 def tune() -> None:
-    """Set the collector's thresholds to ``THRESHOLDS`` (idempotent; cheap)."""
+    """Set the collector's thresholds to ``THRESHOLDS`` (idempotent; cheap), unless the
+    environment says ``LLM_EVAL_GC=python``; any other value of it is a ``ValueError``."""
+    choice = os.environ.get(ENV, "")
+    if choice == "python":
+        return
+    if choice not in ("", "ours"):
+        raise ValueError(f"{ENV}={choice!r}: expected 'ours' (the default) or 'python' "
+                         "(Python's own thresholds)")
     gc.set_threshold(*THRESHOLDS)
 
 

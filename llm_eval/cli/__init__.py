@@ -97,7 +97,11 @@ def _silence_stdout() -> None:
 
 def main(argv: Iterable[str] | None = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); returns the exit code."""
-    tune_collector()
+    try:
+        tune_collector()
+    except ValueError as exc:   # a bad LLM_EVAL_GC
+        _error(str(exc))
+        return EXIT_USAGE
     parser = build_parser()
     try:
         args = parser.parse_args(None if argv is None else list(argv))
