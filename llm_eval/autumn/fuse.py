@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Callable
 
 from ..errors import AutumnError
 from . import syntax as S
+from .codecache import compile_function
 from .fuse_calls import CallEmitter, Inlined, Let, call0
 from .fuse_shape import FUSIBLE, ROOTS, inlinable, is_bool_valued, let_assign, size
 from .values import (
@@ -86,9 +87,8 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         head = [f"def {fname}(env):", "    g = GR[0]", "    d = env.vars"]
         source = "\n".join(head + gen.lines) + "\n"
         code = _CODE_CACHE.get(source)
-        if code is None:
-            module = compile(source, "<autumn-fused>", "exec")
-            code = next(c for c in module.co_consts if isinstance(c, types.CodeType))
+        if code is None:   # compiled, or read back from an earlier process (codecache.py)
+            code = compile_function(source, "<autumn-fused>")
             _CODE_CACHE[source] = code
     except (SyntaxError, RecursionError):
         # Nesting deeper than Python's own compiler takes (100 indented blocks, as 100 nested
