@@ -70,7 +70,10 @@ def o200k():
             os.environ["TIKTOKEN_CACHE_DIR"] = saved[0]
 
 
+@functools.lru_cache(maxsize=None)
 def real_tokens(text: str) -> int:
+    """o200k's count of ``text`` (kept: each call of an episode sends its whole history
+    again, and the count of a text never changes)."""
     return len(o200k().encode(text, disallowed_special=()))
 
 

@@ -16,6 +16,7 @@ from ...worldtest.programs import ProgramsRoot
 from ...worldtest.protocols import protocol as protocol_profile
 from ..search import SearchLimits, SearchResult
 from .autumnbench import AutumnBenchMoves
+from .solver import ChangeSearch
 from .worldtest import WorldTestMoves
 
 __all__ = ["OracleAgent"]
@@ -23,17 +24,21 @@ __all__ = ["OracleAgent"]
 
 class OracleAgent:
     """Plays every phase with knowledge of the true program; see the module docstring.
-    ``notes`` says what went unexpectedly in the episode, ``search`` is its planning search."""
+    ``limits`` bound its planning search, ``change`` its search for a CD condition; ``notes``
+    says what went unexpectedly in the episode, ``search`` is its planning search."""
 
     name = "oracle"
 
     def __init__(self, task: MFPTask | CDTask | PlanningTask, *,
                  programs_root: ProgramsRoot | None = None,
-                 limits: SearchLimits = SearchLimits()) -> None:
+                 limits: SearchLimits = SearchLimits(),
+                 change: ChangeSearch = ChangeSearch()) -> None:
         self.task = task
         self.programs_root = programs_root
         self.limits = limits
-        self._moves: WorldTestMoves | AutumnBenchMoves = WorldTestMoves(task, programs_root, limits)
+        self.change = change
+        self._moves: WorldTestMoves | AutumnBenchMoves = WorldTestMoves(
+            task, programs_root, limits, change)
 
     @property
     def notes(self) -> list[str]:
@@ -46,7 +51,7 @@ class OracleAgent:
     def reset(self, start: EpisodeStart) -> None:
         moves = AutumnBenchMoves if protocol_profile(start.protocol).shows_harness_text \
             else WorldTestMoves
-        self._moves = moves(self.task, self.programs_root, self.limits)
+        self._moves = moves(self.task, self.programs_root, self.limits, self.change)
 
     def act(self, observation: Observation) -> str:
         return self._moves.act(observation)

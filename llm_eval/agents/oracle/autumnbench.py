@@ -51,7 +51,8 @@ class AutumnBenchMoves(Moves):
         if task.hidden.condition is None:
             self.notes.append("the task has no change condition to make hold; quitting")
             return []
-        path = change_path(world, task.hidden.condition, task.hidden.witness, autumnbench=True)
+        path = change_path(world, task.hidden.condition, task.hidden.witness, autumnbench=True,
+                           limits=self.change)
         if path is None:
             self.notes.append("no action sequence makes the condition hold; quitting")
             return []

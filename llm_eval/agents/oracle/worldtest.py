@@ -56,7 +56,8 @@ class WorldTestMoves(Moves):
         budget = observation.budget_left - 2          # keep room for declare and submit
         if task.hidden.condition:
             world = modified_world(task, self.programs_root)
-            path = change_path(world, task.hidden.condition, task.hidden.witness)
+            path = change_path(world, task.hidden.condition, task.hidden.witness,
+                               limits=self.change)
             change, played = (None, []) if path is None else (len(path), path)
         else:
             change, played = cd_change_frame(task, max(0, budget), self.programs_root)
