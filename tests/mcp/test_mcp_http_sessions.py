@@ -115,5 +115,9 @@ def test_the_printed_address_already_accepts_connections(tmp_path):
     socket listens before the line is printed (the server's own startup comes after)."""
     with http_server("--task", "gravity-planning", "--run-dir", str(tmp_path / "run")) as server:
         host, port = server.url.removeprefix("http://").split("/")[0].rsplit(":", 1)
-        with socket.create_connection((host, int(port)), timeout=5):
-            pass
+        with socket.create_connection((host, int(port)), timeout=5) as early:
+            # the request it sends at once is answered once the server is up (405: an MCP
+            # endpoint takes POST), so the server is stopped only after its startup
+            early.sendall(f"GET /mcp HTTP/1.1\r\nHost: {host}:{port}\r\n"
+                          "Connection: close\r\n\r\n".encode())
+            assert early.recv(64).startswith(b"HTTP/1.1 ")

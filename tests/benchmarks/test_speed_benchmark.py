@@ -1,0 +1,26 @@
+"""benchmarks/speed.py prints issue 35's figures from real runs: here its quick parts, on one
+world and one program (the suite and the test tiers take many minutes)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_the_speed_benchmark_measures_loads_and_the_interpreter():
+    out = subprocess.run(
+        [sys.executable, str(REPO / "benchmarks" / "speed.py"), "--sections", "machine", "load",
+         "interpreter", "--worlds", "warehouse", "--programs", "life", "--json"],
+        capture_output=True, text=True, check=True, timeout=300).stdout
+    result = json.loads(out)
+    assert result["machine"]["cores"] >= 1
+    load = result["first_load"]["warehouse"]
+    # the code cache filled by the first process spares the second its compiling
+    assert 0 < load["warm_cache"] < load["cold_cache"]
+    life = result["interpreter"]["life"]
+    assert life["steps_per_s"] > 0 and life["reference"] == 90.0
+    assert set(result) == {"machine", "first_load", "interpreter", "load_after"}
