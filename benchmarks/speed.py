@@ -170,8 +170,8 @@ def main(argv=None) -> int:
         if "suite" in v:
             s = v["suite"]
             print(f"suite {s['suite']} ({s['tasks']} tasks, planning redraws "
-                  f"{s['planning_redraws']}): {s['wall']} s wall, {s['cpu']} s cpu on "
-                  f"{s['processes']} processes")
+                  f"{s['planning_redraws']}): {s['wall']} s wall on {s['processes']} "
+                  "processes")
     for name, t in result.get("tests", {}).items():
         print(f"{name}: {t['wall']} s wall, {t['cpu']} s cpu ({t['summary']})")
     print(f"load after: {' '.join(f'{x:.2f}' for x in result['load_after'])}")
