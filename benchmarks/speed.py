@@ -87,8 +87,9 @@ def first_loads(worlds: tuple[str, ...]) -> dict:
     return out
 
 
-def interpreter(only: tuple[str, ...]) -> dict:
-    args = [sys.executable, str(HERE / "interpreter.py"), "--json", "--section", "programs"]
+def interpreter(only: tuple[str, ...], quick: tuple[str, ...] = ()) -> dict:
+    args = [sys.executable, str(HERE / "interpreter.py"), "--json", "--section", "programs",
+            *quick]
     for name in only:
         args += ["--only", name]
     data = json.loads(_run(args)[0])
@@ -129,6 +130,8 @@ def main(argv=None) -> int:
                         help="worlds whose first load is timed")
     parser.add_argument("--tasks", nargs="+", metavar="ID",
                         help="tasks whose checks are timed (benchmarks/validation.py's default)")
+    parser.add_argument("--quick", action="store_true",
+                        help="the interpreter on 100 actions, one run (a check that it works)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
 
@@ -138,7 +141,8 @@ def main(argv=None) -> int:
     if "load" in args.sections:
         result["first_load"] = first_loads(tuple(args.worlds))
     if "interpreter" in args.sections:
-        result["interpreter"] = interpreter(tuple(args.programs))
+        quick = ("--steps", "100", "--repeat", "1") if args.quick else ()
+        result["interpreter"] = interpreter(tuple(args.programs), quick)
     if "validation" in args.sections or args.suite:
         result["validation"] = validation(args.suite, args.tasks)
     if args.tests:

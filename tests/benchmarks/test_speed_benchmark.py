@@ -14,7 +14,7 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_speed_benchmark_measures_loads_and_the_interpreter():
     out = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "speed.py"), "--sections", "machine", "load",
-         "interpreter", "--worlds", "warehouse", "--programs", "life", "--json"],
+         "interpreter", "--worlds", "warehouse", "--programs", "life", "--quick", "--json"],
         capture_output=True, text=True, check=True, timeout=300).stdout
     result = json.loads(out)
     assert result["machine"]["cores"] >= 1
