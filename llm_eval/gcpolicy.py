@@ -11,9 +11,9 @@ live objects at the end), 43 s of 158 s of CPU went to the collector, 82 full co
 ``tune()`` raises the young threshold to 50,000 and the middle one to 20 (a young collection
 still frees the cycles the interpreter makes within a few ticks): on the same tests, 9 s in
 the collector, one full collection, 102 s of CPU in all. Full collections still happen (at
-most every 10 million allocations, when enough survived), so
-garbage held in cycles is freed over a long sweep and memory stays bounded. Reference counting
-frees everything else at once, as before; nothing a result depends on changes.
+most every 10 million allocations, when enough survived), so garbage held in cycles is freed
+over a long sweep and memory stays bounded. Reference counting frees everything else at once,
+as before; nothing a result depends on changes.
 
 Called where a process of ours starts work: the command line's ``main``, the worker processes
 of ``parallel.map_in_order`` and of the sweep, the Ray task that plays a job, and the test
@@ -27,11 +27,9 @@ from __future__ import annotations
 import gc
 import os
 
-__all__ = ["THRESHOLDS", "ENV", "tune", "current"]
+__all__ = ["THRESHOLDS", "ENV", "tune"]
 
 THRESHOLDS = (50_000, 20, 10)
-
-
 ENV = "LLM_EVAL_GC"   # "python": keep Python's own thresholds (to compare; see benchmarks/)
 
 
@@ -46,8 +44,3 @@ def tune() -> None:
                          "(Python's own thresholds)")
     gc.set_threshold(*THRESHOLDS)
 
-
-def current(_item: object = None) -> tuple[int, int, int]:
-    """This process's thresholds (``_item`` ignored: a function ``parallel.map_in_order`` can
-    run in its workers)."""
-    return gc.get_threshold()

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from llm_eval.cli import main
-from llm_eval.gcpolicy import THRESHOLDS, current
+from llm_eval.gcpolicy import THRESHOLDS
 
 DEFAULT = (700, 10, 10)
 
@@ -33,15 +33,21 @@ def test_the_thresholds_raise_the_young_generations_and_keep_full_collections():
 
 
 def test_the_command_line_sets_them(python_default, capsys):
-    assert current() == DEFAULT
+    assert gc.get_threshold() == DEFAULT
     assert main(["providers"]) == 0
     capsys.readouterr()
-    assert current() == THRESHOLDS
+    assert gc.get_threshold() == THRESHOLDS
 
 
 SCRIPT = """
-from llm_eval.gcpolicy import current
+import gc
+
 from llm_eval.parallel import map_in_order
+
+
+def current(_item):
+    return gc.get_threshold()
+
 
 if __name__ == "__main__":
     print(list(map_in_order(current, [0, 1], processes=2)))
@@ -69,8 +75,8 @@ def test_llm_eval_gc_python_keeps_the_defaults_and_a_bad_value_is_refused(
     assert _workers(tmp_path, LLM_EVAL_GC="python") == [DEFAULT, DEFAULT]
     monkeypatch.setenv("LLM_EVAL_GC", "python")
     assert main(["providers"]) == 0
-    assert current() == DEFAULT
+    assert gc.get_threshold() == DEFAULT
     monkeypatch.setenv("LLM_EVAL_GC", "fast")
     assert main(["providers"]) == 2
     assert "LLM_EVAL_GC='fast': expected 'ours'" in capsys.readouterr().err
-    assert current() == DEFAULT
+    assert gc.get_threshold() == DEFAULT
