@@ -88,6 +88,8 @@ Exception
   HarnessRaise (worldtest.autumnbench.base)
   StopEpisode (worldtest.episode)
     ContextExhausted (worldtest.episode)
+BaseException
+  Thaw (autumn.values)
 MarkedYAMLError
   BoundsError (bounded_yaml)
 ValueError

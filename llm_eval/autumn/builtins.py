@@ -23,6 +23,7 @@ from .values import (
     Pos,
     RElem,
     Scope,
+    Thaw,
     appended,
     infer_tag,
     list_tag,
@@ -472,6 +473,8 @@ def install_builtins(rt: "Runtime") -> None:
 
 def _rotate_cell(rt: "Runtime", c: CellV) -> None:
     """Rewrite a cell in place: new x = -(old y), new y = old x (a clockwise quarter turn)."""
+    if rt.frozen is not None and id(c) in rt.frozen:
+        raise Thaw       # a cell a saved state holds (state.py)
     old_x_node, old_fx, old_cx = c.nx, c.fx, c.cx
     if c.fy is not None:
         c.fx = wrap32(-c.fy)

@@ -25,6 +25,7 @@ from .values import (
     Pos,
     RElem,
     Scope,
+    Thaw,
     field_value,
     infer_tag,
     int_divide,
@@ -353,10 +354,13 @@ class Compiler:
     def c_FieldAssign(self, node: S.FieldAssign) -> Closure:
         obj, value = self.compile(node.obj), self.compile(node.value)
         field = node.field
+        rt = self.rt
 
         def set_field(env):
             o = obj(env)
             v = value(env)
+            if rt.frozen is not None and id(o) in rt.frozen:
+                raise Thaw       # a value a saved state holds (state.py)
             if o.__class__ is Obj:
                 if field not in o.fields:
                     raise runtime_error(f"object {o.cls.name} has no field '{field}'", node)

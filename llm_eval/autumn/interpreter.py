@@ -33,6 +33,7 @@ from .values import (
     FUNCTION_TYPES,
     POSITION_T,
     ObjClass,
+    Thaw,
     TypeRef,
     list_tag,
     truthy,
@@ -43,6 +44,9 @@ __all__ = ["Interpreter", "STDLIB", "Coverage"]
 STDLIB: str = resources.files(__package__).joinpath("stdlib.sexp").read_text(encoding="utf-8")
 _RECURSION_LIMIT = 20000
 _MAX_EXPRESSIONS = 256       # compiled host expressions kept per interpreter (evaluate)
+# operations recorded while the state shares a saved one; at this many it takes copies (a
+# world's step is an input, a tick and a render: about 20 steps)
+_MAX_SHARED_OPS = 64
 # Autumn recursion nests Python frames; a deep-but-finite program must not hit Python's
 # default limit of 1000. Runaway recursion still ends, as an AutumnLimitError.
 if sys.getrecursionlimit() < _RECURSION_LIMIT:
@@ -208,6 +212,10 @@ class Interpreter:
         self._seed: int | None = None
         self.steps = 0
         self._expressions: dict[str, object] = {}   # evaluate's text -> its compiled code
+        # after restore: the saved state whose values the running state shares, and the
+        # operations since (to replay on a private copy when one would change a shared value)
+        self._shared: _state.SavedState | None = None
+        self._since: list[tuple] = []
 
     # -- loading -----------------------------------------------------------------------------
     def run_script(self, script: str, stdlib: str | None = None, triggeringCondition: str = "",
@@ -311,24 +319,68 @@ class Interpreter:
             raise AutumnRuntimeError("no program is loaded: call run_script first")
         return self._rt
 
+    # -- operations on a state shared with a saved one (see state.py) ---------------------------
+    def _op(self, fn, *args):
+        """``fn(self, *args)``, an operation that may change the state. While the state shares
+        a saved state's values, the operation is recorded; if it would change a shared value
+        (``Thaw``), the running state gets a private copy of the saved state, the operations
+        since the restore are replayed on it, and the operation runs again: the result is the
+        one a copying restore gives."""
+        if self._shared is None:
+            return fn(self, *args)
+        try:
+            result = fn(self, *args)
+        except Thaw:
+            self._thaw()
+            return fn(self, *args)
+        except BaseException:
+            self._own()        # whatever the failed operation left is the state now
+            raise
+        if self._shared is not None:
+            self._since.append((fn, args))
+            if len(self._since) >= _MAX_SHARED_OPS:
+                self._own()    # bounds a replay's length (and the record's)
+        return result
+
+    def _thaw(self) -> None:
+        saved, since = self._shared, self._since
+        self._shared, self._since = None, []
+        _state.restore(self, saved)
+        for fn, args in since:
+            fn(self, *args)
+
+    def _own(self) -> None:
+        if self._shared is not None:
+            self._shared, self._since = None, []
+            _state.own(self)
+
     # -- inputs and the tick -------------------------------------------------------------------
     def click(self, x: int, y: int) -> None:
-        self._loaded().click = (int(x), int(y))
+        self._op(Interpreter._click, int(x), int(y))
+
+    def _click(self, x: int, y: int) -> None:
+        self._loaded().click = (x, y)
 
     def left(self) -> None:
-        self._loaded().arrows["left"] = True
+        self._op(Interpreter._arrow, "left")
 
     def right(self) -> None:
-        self._loaded().arrows["right"] = True
+        self._op(Interpreter._arrow, "right")
 
     def up(self) -> None:
-        self._loaded().arrows["up"] = True
+        self._op(Interpreter._arrow, "up")
 
     def down(self) -> None:
-        self._loaded().arrows["down"] = True
+        self._op(Interpreter._arrow, "down")
+
+    def _arrow(self, which: str) -> None:
+        self._loaded().arrows[which] = True
 
     def step(self) -> str:
         """One tick (docs/spec/autumn.md 8.2). After an error the world is broken and must be reset."""
+        return self._op(Interpreter._step)
+
+    def _step(self) -> str:
         rt = self._loaded()
         if self._broken is not None:
             raise AutumnRuntimeError(f"this world stopped at an earlier error and must be "
@@ -387,6 +439,9 @@ class Interpreter:
     # -- rendering -------------------------------------------------------------------------------
     def render_all(self) -> str:
         """The reference's JSON text of the host render (docs/spec/autumn.md 10.1)."""
+        return self._op(Interpreter._render_all)
+
+    def _render_all(self) -> str:
         rt = self._loaded()
         with guard(self._path):
             n = self._grid_size(rt)
@@ -402,6 +457,9 @@ class Interpreter:
 
     def render_frame(self) -> Frame:
         """The same host render as ``render_all``, returned as the benchmark's text grid."""
+        return self._op(Interpreter._render_frame)
+
+    def _render_frame(self) -> Frame:
         rt = self._loaded()
         with guard(self._path):
             n = self._grid_size(rt)
@@ -430,6 +488,9 @@ class Interpreter:
 
     def evaluate(self, expr: str):
         """Evaluate host-syntax text (14.2) in the global scope now; side effects persist."""
+        return self._op(Interpreter._evaluate, expr)
+
+    def _evaluate(self, expr: str):
         rt = self._loaded()
         compiled = self._expressions.get(expr)
         if compiled is not None:
@@ -464,6 +525,9 @@ class Interpreter:
 
     def set_random_seed(self, seed: int, *, allow_degenerate_seed: bool = False) -> None:
         self._check_seed(seed, allow_degenerate_seed)
+        self._op(Interpreter._set_seed, seed)
+
+    def _set_seed(self, seed: int) -> None:
         self._loaded().rng_state = seed % 2 ** 32
         self._seed = seed
 
@@ -485,12 +549,17 @@ class Interpreter:
         return _state.save(self)
 
     def restore(self, saved) -> None:
-        """Go back to a state saved from this interpreter by ``snapshot``."""
-        _state.restore(self, saved)
+        """Go back to a state saved from this interpreter by ``snapshot``. The running state
+        shares the saved values until an operation would change one in place (see
+        ``_op``); a program that assigns fields or rotates cells, which would do so at once,
+        gets copies straight away."""
+        share = self._loaded().render_cache
+        _state.restore(self, saved, share=share)
+        self._shared, self._since = (saved, []) if share else (None, [])
 
     def state_key(self) -> tuple:
         """A hashable fingerprint of the state: equal keys give equal futures."""
-        return _state.state_key(self)
+        return _state.state_key(self, self._shared)
 
     def restore_environment(self, *args) -> None:
         raise AutumnRuntimeError("restore_environment is not supported (it crashes the "

@@ -31,6 +31,7 @@ from .values import (
     Pos,
     RElem,
     Scope,
+    Thaw,
     TypeRef,
     list_tag,
     type_str,
@@ -115,6 +116,10 @@ class Runtime:
         # copy of an object (and of every object made by the same Cell form) are evaluated
         # once per combination of field values; None turns it off (tests compare both)
         self.render_memo: dict[tuple, tuple] | None = {}
+        # the ids of the values (and of their field and snapshot tables) that the running
+        # state shares with a saved state after a restore (state.py), or None: changing one
+        # in place raises Thaw instead
+        self.frozen: frozenset[int] | None = None
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:
@@ -230,11 +235,17 @@ class Runtime:
                 old = d[name]
                 if old is not value:
                     self.check_type(name, old, value)
-                    if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES:
+                    frozen = self.frozen
+                    if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES \
+                            and value.ident != old.ident:
+                        if frozen is not None and id(value) in frozen:
+                            raise Thaw
                         value.ident = old.ident
                     if s.kind == SCOPE_BORROWED:
                         s.vars = d = dict(d)
                         s.kind = SCOPE_OBJECT
+                    elif frozen is not None and s is not G and id(d) in frozen:
+                        raise Thaw    # a saved cell's snapshot table (a render chain's link)
                     d[name] = value
                 if s is G:
                     self.updated.add(name)
@@ -243,6 +254,8 @@ class Runtime:
         if env is G:
             self.define_global(name, value)
         else:
+            if self.frozen is not None and id(env.vars) in self.frozen:
+                raise Thaw        # a saved object's fields or cell's snapshot, as a scope
             env.vars[name] = value
 
     def set_global(self, name: str, value) -> None:
@@ -251,7 +264,10 @@ class Runtime:
         old = d[name]
         if old is not value:
             self.check_type(name, old, value)
-            if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES:
+            if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES \
+                    and value.ident != old.ident:
+                if self.frozen is not None and id(value) in self.frozen:
+                    raise Thaw
                 value.ident = old.ident
             d[name] = value
         self.updated.add(name)

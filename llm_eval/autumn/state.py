@@ -11,6 +11,16 @@ replaying every action from the start, and to recognise states they have seen.
   times. Compiled code, syntax trees, object classes and builtins are shared, never copied:
   they do not change while a program runs, and the compiled code recognises builtins by
   identity.
+- **Restoring shares the saved values** (``share=True``) instead of copying them again: a
+  search restores a state once per action it tries, and the copy was most of its time. The
+  running state then holds the saved state's values, whose ids (with their field and
+  snapshot tables) are ``Runtime.frozen``. Every site that changes a value in place (a field
+  assignment, ``rotate``, an identity moved by an assignment onto an existing value, an
+  assignment into a cell's snapshot or an object's fields used as a scope) checks that set
+  first and raises ``Thaw`` rather than change a shared value. The interpreter then restores
+  a private copy, replays the operations since the restore and runs the failed one again
+  (``Interpreter._shared_op``), so every result is the one a copying restore gives.
+  ``own(interpreter)`` gives the running state copies of its own between operations.
 - ``state_key(interpreter)`` is a hashable fingerprint: equal keys mean equal futures for
   equal inputs (the global values up to identity numbers, and the random generator's state).
 """
@@ -24,27 +34,47 @@ from .values import AList, BoundRender, Builtin, CellThunk, CellV, Lambda, Obj, 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
 
-__all__ = ["SavedState", "save", "restore", "state_key"]
+__all__ = ["SavedState", "save", "restore", "own", "state_key"]
 
 
 class SavedState:
-    """An opaque saved state of one interpreter (see ``save``)."""
+    """An opaque saved state of one interpreter (see ``save``). ``frozen``: the ids of its
+    values and of their field and snapshot tables (they stay valid while it lives);
+    ``fingerprints``: ``_fingerprint`` of its values by id, filled as ``state_key`` meets
+    them in a running state that shares them."""
 
-    __slots__ = ("owner", "data")
+    __slots__ = ("owner", "data", "frozen", "fingerprints")
 
-    def __init__(self, owner: int, data: tuple) -> None:
+    def __init__(self, owner: int, data: tuple, frozen: frozenset[int]) -> None:
         self.owner = owner
         self.data = data
+        self.frozen = frozen
+        self.fingerprints: dict[int, object] = {}
 
 
 def save(it: "Interpreter") -> SavedState:
     rt = it._loaded()
-    return SavedState(id(rt), _capture(it))
-
-
-def _capture(it: "Interpreter") -> tuple:
-    rt = it._rt
     memo: dict[int, object] = {}
+    data = _capture(it, memo)
+    return SavedState(id(rt), data, _ids(memo.values()))
+
+
+def _ids(values) -> frozenset[int]:
+    """The ids of copied values and of the tables they own (what a shared value's in-place
+    change would touch)."""
+    out = []
+    for v in values:
+        out.append(id(v))
+        c = v.__class__
+        if c is Obj:
+            out.append(id(v.fields))
+        elif c is CellV:
+            out.append(id(v.snap))
+    return frozenset(out)
+
+
+def _capture(it: "Interpreter", memo: dict) -> tuple:
+    rt = it._rt
     gvars = {k: _copy(v, memo) for k, v in rt.G.vars.items()}
     snapshot = (None if rt.snapshot is None
                 else {k: _copy(v, memo) for k, v in rt.snapshot.items()})
@@ -53,16 +83,25 @@ def _capture(it: "Interpreter") -> tuple:
             [h.covered for h in rt.handlers], it.steps, it._broken, set(rt.updated))
 
 
-def restore(it: "Interpreter", saved: SavedState) -> None:
+def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> None:
+    """Put ``saved`` back. ``share``: the running state holds the saved values themselves
+    (``Runtime.frozen`` is set; see the module's docstring), else copies of them."""
     rt = it._loaded()
     if saved.owner != id(rt):
         raise ValueError("this state was saved from another interpreter")
     (gvars, snapshot, order, history, first, annotations, occupied, rng, click, arrows,
      covered, steps, broken, updated) = saved.data
-    memo: dict[int, object] = {}    # copy again: the saved state must stay as it was
     rt.G.vars.clear()               # the same dict object: compiled code holds it
-    rt.G.vars.update({k: _copy(v, memo) for k, v in gvars.items()})
-    rt.snapshot = None if snapshot is None else {k: _copy(v, memo) for k, v in snapshot.items()}
+    if share:
+        rt.G.vars.update(gvars)
+        rt.snapshot = None if snapshot is None else dict(snapshot)
+        rt.frozen = saved.frozen
+    else:
+        memo: dict[int, object] = {}    # copy again: the saved state must stay as it was
+        rt.G.vars.update({k: _copy(v, memo) for k, v in gvars.items()})
+        rt.snapshot = (None if snapshot is None
+                       else {k: _copy(v, memo) for k, v in snapshot.items()})
+        rt.frozen = None
     rt.global_order = order.copy()
     rt.history = list(history)
     rt.first_defined = dict(first)
@@ -78,6 +117,19 @@ def restore(it: "Interpreter", saved: SavedState) -> None:
     rt.updated = set(updated)
     it.steps = steps
     it._broken = broken
+
+
+def own(it: "Interpreter") -> None:
+    """Give the running state copies of the values it shares with a saved state (between
+    operations: nothing else holds them then). Sharing between its values is kept."""
+    rt = it._loaded()
+    memo: dict[int, object] = {}
+    d = rt.G.vars
+    for k, v in d.items():
+        d[k] = _copy(v, memo)       # an existing key: the table's order is kept
+    if rt.snapshot is not None:
+        rt.snapshot = {k: _copy(v, memo) for k, v in rt.snapshot.items()}
+    rt.frozen = None
 
 
 def _copy(v, memo: dict):
@@ -135,14 +187,23 @@ def _copy(v, memo: dict):
 _CELL_SLOTS = tuple(s for s in CellV.__slots__ if s not in ("snap", "ident"))
 
 
-def state_key(it: "Interpreter") -> tuple:
-    """A hashable fingerprint of the program state (globals by value, and the generator)."""
+def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
+    """A hashable fingerprint of the program state (globals by value, and the generator).
+    ``shared``: the saved state whose values the running state shares (``restore`` with
+    ``share``), whose fingerprints are computed once and kept (its values never change)."""
     rt = it._loaded()
     items = []
-    for name, value in rt.G.vars.items():
-        if value.__class__ is Builtin or name in _DERIVED:
-            continue
-        items.append((name, _fingerprint(value)))
+    if shared is None or rt.frozen is not shared.frozen:
+        for name, value in rt.G.vars.items():
+            if value.__class__ is Builtin or name in _DERIVED:
+                continue
+            items.append((name, _fingerprint(value)))
+    else:
+        frozen, known = shared.frozen, shared.fingerprints
+        for name, value in rt.G.vars.items():
+            if value.__class__ is Builtin or name in _DERIVED:
+                continue
+            items.append((name, _fingerprint_shared(value, frozen, known)))
     items.sort()
     return (rt.rng_state, tuple(items))
 
@@ -171,3 +232,26 @@ def _fingerprint(v):
     if c is Lambda:
         return ("F", id(v.node))
     return (c.__name__, id(v))
+
+
+def _fingerprint_shared(v, frozen: frozenset[int], known: dict):
+    """``_fingerprint(v)``, taking that of each value in ``frozen`` from ``known`` (or
+    computing and keeping it there)."""
+    c = v.__class__
+    if c is int or c is bool or c is str:
+        return v
+    i = id(v)
+    if i in frozen:
+        got = known.get(i)
+        if got is None:
+            got = known[i] = _fingerprint(v)
+        return got
+    if c is Obj:
+        return ("O", v.cls.name, tuple((k, _fingerprint_shared(x, frozen, known))
+                                       for k, x in v.fields.items()))
+    if c is AList:
+        return ("L", v.tag, tuple(_fingerprint_shared(x, frozen, known) for x in v))
+    if c is Pos:
+        return ("P", _fingerprint_shared(v.x, frozen, known),
+                _fingerprint_shared(v.y, frozen, known))
+    return _fingerprint(v)

@@ -21,6 +21,7 @@ __all__ = [
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
     "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
+    "Thaw",
 ]
 
 new_id = itertools.count(1).__next__
@@ -176,6 +177,13 @@ class TypeRef:
     def __init__(self, name: str, cls: ObjClass | None = None) -> None:
         self.name = name
         self.cls = cls
+
+
+class Thaw(BaseException):
+    """Raised just before an operation would change a value in place that the running state
+    shares with a saved state (``Runtime.frozen``, see state.py). The interpreter then gives
+    the running state copies of its own and runs the operation again. A BaseException, so
+    that nothing catching a program's errors (``except Exception``) can swallow it."""
 
 
 FUNCTION_TYPES = (Lambda, Builtin, BoundRender, CellThunk)
