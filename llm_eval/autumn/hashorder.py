@@ -95,7 +95,7 @@ class HashOrder:
         other.buckets = self.buckets
         other._runs = {b: list(run) for b, run in self._runs.items()}
         other._bucket_of = dict(self._bucket_of)
-        other._order = None
+        other._order = self._order     # replaced on a change, never changed in place
         return other
 
     def _place(self, key: str) -> None:

@@ -546,7 +546,7 @@ class Interpreter:
     # -- saving and restoring states (searches, repeated rollouts) ----------------------------
     def snapshot(self):
         """The whole state of the running program, to ``restore`` later (any number of times)."""
-        return _state.save(self)
+        return _state.save(self, self._shared)
 
     def restore(self, saved) -> None:
         """Go back to a state saved from this interpreter by ``snapshot``. The running state

@@ -120,6 +120,8 @@ class Runtime:
         # state shares with a saved state after a restore (state.py), or None: changing one
         # in place raises Thaw instead
         self.frozen: frozenset[int] | None = None
+        # global_order, history and first_defined are a saved state's too (copy before a change)
+        self.tables_shared = False
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:
@@ -178,10 +180,20 @@ class Runtime:
         return self.rng_state % m
 
     # -- globals ----------------------------------------------------------------------------
+    def own_tables(self) -> None:
+        """Copies of the global table's order and definition history, which a saved state
+        shares until a definition changes them (state.py)."""
+        self.global_order = self.global_order.copy()
+        self.history = list(self.history)
+        self.first_defined = dict(self.first_defined)
+        self.tables_shared = False
+
     def define_global(self, name: str, value) -> None:
         """Create (or re-create) a global: hash-table insert and definition history."""
         d = self.G.vars
         if name not in d:
+            if self.tables_shared:
+                self.own_tables()
             self.global_order.insert(name)
             if name != "click" or name not in self.first_defined:
                 # `click` is re-defined on every observed click; it never renders anything,
@@ -195,6 +207,8 @@ class Runtime:
 
     def delete_global(self, name: str) -> None:
         self.G.vars.pop(name, None)
+        if self.tables_shared:
+            self.own_tables()
         self.global_order.erase(name)
 
     def render_order(self) -> list[str]:

@@ -21,6 +21,11 @@ replaying every action from the start, and to recognise states they have seen.
   a private copy, replays the operations since the restore and runs the failed one again
   (``Interpreter._shared_op``), so every result is the one a copying restore gives.
   ``own(interpreter)`` gives the running state copies of its own between operations.
+- **Saving while sharing** copies only the values the play made; the new state shares the
+  others with the state they came from, keeps it alive (so the ids stay valid) and adds its
+  ids to its own (``_MAX_CHAIN`` links at most). The global table's order and definition
+  history are shared by saves and restores alike and copied by the first definition that
+  would change them (``Runtime.own_tables``).
 - ``state_key(interpreter)`` is a hashable fingerprint: equal keys mean equal futures for
   equal inputs (the global values up to identity numbers, and the random generator's state).
 """
@@ -43,20 +48,35 @@ class SavedState:
     ``fingerprints``: ``_fingerprint`` of its values by id, filled as ``state_key`` meets
     them in a running state that shares them."""
 
-    __slots__ = ("owner", "data", "frozen", "fingerprints")
+    __slots__ = ("owner", "data", "frozen", "fingerprints", "parent", "depth")
 
-    def __init__(self, owner: int, data: tuple, frozen: frozenset[int]) -> None:
+    def __init__(self, owner: int, data: tuple, frozen: frozenset[int],
+                 parent: "SavedState | None") -> None:
         self.owner = owner
         self.data = data
         self.frozen = frozen
         self.fingerprints: dict[int, object] = {}
+        self.parent = parent    # whose values it shares: kept alive, so their ids stay valid
+        self.depth = 0 if parent is None else parent.depth + 1
 
 
-def save(it: "Interpreter") -> SavedState:
+def save(it: "Interpreter", shared: SavedState | None = None) -> SavedState:
+    """``shared``: the saved state whose values the running state shares (``restore`` with
+    ``share``); the new state shares them too instead of copying them."""
     rt = it._loaded()
     memo: dict[int, object] = {}
-    data = _capture(it, memo)
-    return SavedState(id(rt), data, _ids(memo.values()))
+    if shared is None or rt.frozen is not shared.frozen or shared.depth >= _MAX_CHAIN:
+        data = _capture(it, memo, _NOTHING)
+        return SavedState(id(rt), data, _ids(memo.values()), None)
+    data = _capture(it, memo, shared.frozen)
+    return SavedState(id(rt), data, _ids(memo.values()) | shared.frozen, shared)
+
+
+_NOTHING: frozenset[int] = frozenset()
+# A state saved while sharing keeps the one it shares with alive, and its id set holds that
+# one's ids: a rollout saving every step would chain states (and grow id sets) without end,
+# so the save after this many links copies everything and starts a new chain.
+_MAX_CHAIN = 8
 
 
 def _ids(values) -> frozenset[int]:
@@ -73,12 +93,13 @@ def _ids(values) -> frozenset[int]:
     return frozenset(out)
 
 
-def _capture(it: "Interpreter", memo: dict) -> tuple:
+def _capture(it: "Interpreter", memo: dict, keep: frozenset[int]) -> tuple:
     rt = it._rt
-    gvars = {k: _copy(v, memo) for k, v in rt.G.vars.items()}
+    gvars = {k: _copy(v, memo, keep) for k, v in rt.G.vars.items()}
     snapshot = (None if rt.snapshot is None
-                else {k: _copy(v, memo) for k, v in rt.snapshot.items()})
-    return (gvars, snapshot, rt.global_order.copy(), list(rt.history), dict(rt.first_defined),
+                else {k: _copy(v, memo, keep) for k, v in rt.snapshot.items()})
+    rt.tables_shared = True      # copied by the first definition that changes them
+    return (gvars, snapshot, rt.global_order, rt.history, rt.first_defined,
             dict(rt.annotations), set(rt.occupied), rt.rng_state, rt.click, dict(rt.arrows),
             [h.covered for h in rt.handlers], it.steps, it._broken, set(rt.updated))
 
@@ -102,9 +123,8 @@ def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> Non
         rt.snapshot = (None if snapshot is None
                        else {k: _copy(v, memo) for k, v in snapshot.items()})
         rt.frozen = None
-    rt.global_order = order.copy()
-    rt.history = list(history)
-    rt.first_defined = dict(first)
+    rt.global_order, rt.history, rt.first_defined = order, history, first
+    rt.tables_shared = True
     rt.annotations = dict(annotations)
     rt.occupied = set(occupied)
     rt._render_order = None
@@ -132,40 +152,43 @@ def own(it: "Interpreter") -> None:
     rt.frozen = None
 
 
-def _copy(v, memo: dict):
+def _copy(v, memo: dict, keep: frozenset[int] = _NOTHING):
     """A copy of a run-time value that shares nothing mutable with it (sharing between the
-    values copied with one ``memo`` is kept: ``prev``'s snapshot holds the same objects)."""
+    values copied with one ``memo`` is kept: ``prev``'s snapshot holds the same objects),
+    except the values whose ids are in ``keep`` (a saved state's, which never change)."""
     c = v.__class__
     if c is int or c is bool or c is str or c is Builtin or v is None:
         return v       # builtins are recognised by identity, and never change
     got = memo.get(id(v))
     if got is not None:
         return got
+    if id(v) in keep:
+        return v
     if c is Obj:
         new = Obj.__new__(Obj)
         memo[id(v)] = new
         new.cls = v.cls
         new.rendered = v.rendered          # a tuple of tuples: shared safely
-        new.fields = {k: _copy(x, memo) for k, x in v.fields.items()}
+        new.fields = {k: _copy(x, memo, keep) for k, x in v.fields.items()}
     elif c is AList:
         new = AList.__new__(AList)
         memo[id(v)] = new
-        list.__init__(new, [_copy(x, memo) for x in v])
+        list.__init__(new, [_copy(x, memo, keep) for x in v])
         new.tag = v.tag
     elif c is Pos:
         new = Pos.__new__(Pos)
         memo[id(v)] = new
-        new.x, new.y = _copy(v.x, memo), _copy(v.y, memo)
+        new.x, new.y = _copy(v.x, memo, keep), _copy(v.y, memo, keep)
     elif c is CellV:
         new = CellV.__new__(CellV)
         memo[id(v)] = new
         for slot in _CELL_SLOTS:
             setattr(new, slot, getattr(v, slot))
-        new.snap = {k: _copy(x, memo) for k, x in v.snap.items()}
+        new.snap = {k: _copy(x, memo, keep) for k, x in v.snap.items()}
     elif c is RElem:
         new = RElem.__new__(RElem)
         memo[id(v)] = new
-        new.position, new.color = _copy(v.position, memo), _copy(v.color, memo)
+        new.position, new.color = _copy(v.position, memo, keep), _copy(v.color, memo, keep)
     elif c is Lambda:
         new = Lambda.__new__(Lambda)
         memo[id(v)] = new
@@ -173,11 +196,11 @@ def _copy(v, memo: dict):
     elif c is BoundRender:
         new = BoundRender.__new__(BoundRender)
         memo[id(v)] = new
-        new.obj = _copy(v.obj, memo)
+        new.obj = _copy(v.obj, memo, keep)
     elif c is CellThunk:
         new = CellThunk.__new__(CellThunk)
         memo[id(v)] = new
-        new.cell, new.which = _copy(v.cell, memo), v.which
+        new.cell, new.which = _copy(v.cell, memo, keep), v.which
     else:
         return v       # type references: fixed at load
     new.ident = v.ident

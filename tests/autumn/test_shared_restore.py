@@ -216,3 +216,93 @@ def test_an_error_after_a_restore_leaves_the_saved_state_as_it_was():
     straight = _load(program)
     _do(straight, "noop")
     assert _do(it, "left") == _do(straight, "left")
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_a_state_saved_from_a_restored_one_shares_its_values_and_both_stay_intact(case,
+                                                                                 monkeypatch):
+    """A save while the running state shares a saved state's values keeps sharing them (it
+    copies only what the play made); the play after restoring the new state changes values
+    the first state holds too, and each state, restored later, plays as a copy would."""
+    program, actions = CASES[case]
+    _share_always(monkeypatch)
+    thaws = _count_thaws(monkeypatch)
+    straight = _load(program)
+    for a in ("right", "noop"):
+        _do(straight, a)
+    first = [_do(straight, "noop")]
+    rest = [_do(straight, a) for a in actions]
+
+    it = _load(program)
+    for a in ("right", "noop"):
+        _do(it, a)
+    parent = it.snapshot()
+    it.restore(parent)
+    assert [_do(it, "noop")] == first
+    child = it.snapshot()
+    parent_before, child_before = _deep(parent), _deep(child)
+    for _ in range(2):
+        it.restore(child)
+        assert [_do(it, a) for a in actions] == rest
+        it.restore(parent)
+        assert [_do(it, a) for a in ["noop", *actions]] == first + rest
+    assert _deep(parent) == parent_before and _deep(child) == child_before
+    assert thaws[0] >= 4
+
+
+def test_a_save_while_sharing_copies_only_what_changed():
+    it = _load(STEADY)
+    saved = it.snapshot()
+    it.restore(saved)
+    _do(it, "noop")        # changes nothing but the clock-free globals' identities: none
+    child = it.snapshot()
+    assert child.data[0]["a"] is saved.data[0]["a"] and child.parent is saved
+    _do(it, "right")       # a new value of a: the next save copies it
+    grandchild = it.snapshot()
+    assert grandchild.data[0]["a"] is not saved.data[0]["a"]
+
+
+# left defines a new global, whose name joins the table's order and the render order
+NEW_GLOBAL = """(program
+  (= GRID_SIZE 8)
+  (object Box (: c String) (Cell 0 0 c))
+  (= a (initnext (Box "red" (Position 1 1)) (prev a)))
+  (on left (= extra (Box "blue" (Position 4 4))))
+  (on right (= a (updateObj a "origin" (Position (% (+ 1 (.. (.. a origin) x)) 8) 1))))
+)"""
+
+
+def test_a_global_defined_after_a_restore_is_not_in_the_saved_state():
+    straight = _load(NEW_GLOBAL)
+    _do(straight, "right")
+    expected = [_do(straight, a) for a in ("right", "noop")]
+    it = _load(NEW_GLOBAL)
+    _do(it, "right")
+    saved = it.snapshot()
+    order, history = list(it._rt.global_order.order), list(it._rt.history)
+    it.restore(saved)
+    assert '"extra"' in _do(it, "left")
+    assert "extra" in it._rt.global_order and "extra" not in saved.data[2]
+    it.restore(saved)
+    assert [_do(it, a) for a in ("right", "noop")] == expected
+    assert list(it._rt.global_order.order) == order and list(it._rt.history) == history
+    assert saved.data[3] == history
+
+
+def test_saves_while_sharing_chain_at_most_a_few_states():
+    """Each state saved while sharing keeps the one it shares with alive; a rollout that
+    saves and restores at every step must not keep its whole past (memory would grow with
+    the square of its length)."""
+    it = _load(STEADY)
+    saved = it.snapshot()
+    depths = []
+    for _ in range(40):
+        it.restore(saved)
+        _do(it, "right")
+        saved = it.snapshot()
+        depths.append(saved.depth)
+    assert max(depths) == state_module._MAX_CHAIN and depths.count(0) >= 4
+    chain, s = 0, saved
+    while s.parent is not None:
+        chain, s = chain + 1, s.parent
+    assert chain <= state_module._MAX_CHAIN
