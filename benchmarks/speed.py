@@ -1,9 +1,11 @@
 """Every speed figure of issue 35 in one command: the machine, a new process's first world
-load (with the code cache cold and warm), the interpreter on the slowest programs, task import
-and validation, and (asked for, as they take many minutes) the whole suite's validation and the
+load (with the code cache cold and warm), one node of the oracle's search with restores that
+share or copy the saved values, the interpreter on the slowest programs, task import and
+validation, and (asked for, as they take many minutes) the whole suite's validation and the
 test tiers.
 
-    python benchmarks/speed.py                    # machine, loads, interpreter, import and checks
+    python benchmarks/speed.py                    # machine, loads, saved states, interpreter,
+                                                  # import and checks
     python benchmarks/speed.py --suite            # + the whole of suite v1 validated (minutes)
     python benchmarks/speed.py --tests            # + the README's test command and CI's slow share
     python benchmarks/speed.py --sections load interpreter --json
@@ -29,9 +31,46 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 HERE = Path(__file__).resolve().parent
-SECTIONS = ("machine", "load", "interpreter", "validation")
+SECTIONS = ("machine", "load", "states", "interpreter", "validation")
 SLOWEST = ("life", "liquid", "sand")       # the slowest programs of benchmarks/programs/
 LOAD_WORLDS = ("sandbox", "warehouse", "wildfire")
+STATE_WORLDS = ("mirrors", "relay", "conveyor", "beehive")   # the slowest planning checks
+
+# One node of the oracle's search, as search.py does it: go back to a saved state, try an
+# action, fingerprint the result, save it. "shared" is the interpreter's restore (the running
+# state shares the saved values, state.py); "copied" restores and saves with full copies, as
+# every restore did before (state.restore without share, and no sharing left for the save).
+_STATES_SCRIPT = """
+import json, random, sys, time
+from llm_eval import gcpolicy
+gcpolicy.tune()
+from llm_eval.autumn import state
+from llm_eval.worlds import make_world
+world = make_world(sys.argv[1]); world.reset()
+rng = random.Random(1)
+for _ in range(20):
+    world.step(rng.choice(["left", "right", "up", "down", "noop"]))
+it = world.interpreter
+saved = it.snapshot()
+
+def shared():
+    it.restore(saved); it.step(); it.render_frame(); it.state_key(); it.snapshot()
+
+def copied():
+    state.restore(it, saved); it._shared = None
+    it.step(); it.render_frame(); it.state_key(); it.snapshot()
+
+def best(fn, n=200):
+    times = []
+    for _ in range(3):
+        start = time.process_time()
+        for _ in range(n):
+            fn()
+        times.append((time.process_time() - start) / n * 1000)
+    return round(min(times), 3)
+
+print(json.dumps({"copied": best(copied), "shared": best(shared)}))
+"""
 
 _LOAD_SCRIPT = """
 import json, sys, time
@@ -87,6 +126,13 @@ def first_loads(worlds: tuple[str, ...]) -> dict:
     return out
 
 
+def states(worlds: tuple[str, ...]) -> dict:
+    """CPU milliseconds of one search node (restore, a tick and its frame, state_key, save)
+    in each world, with restores that share the saved values and with full copies."""
+    return {world: json.loads(_run([sys.executable, "-c", _STATES_SCRIPT, world])[0])
+            for world in worlds}
+
+
 def interpreter(only: tuple[str, ...], quick: tuple[str, ...] = ()) -> dict:
     args = [sys.executable, str(HERE / "interpreter.py"), "--json", "--section", "programs",
             *quick]
@@ -128,6 +174,8 @@ def main(argv=None) -> int:
                         help="interpreter programs (default: the slowest three)")
     parser.add_argument("--worlds", nargs="+", default=list(LOAD_WORLDS), metavar="WORLD",
                         help="worlds whose first load is timed")
+    parser.add_argument("--state-worlds", nargs="+", default=list(STATE_WORLDS),
+                        metavar="WORLD", help="worlds whose search node is timed")
     parser.add_argument("--tasks", nargs="+", metavar="ID",
                         help="tasks whose checks are timed (benchmarks/validation.py's default)")
     parser.add_argument("--quick", action="store_true",
@@ -140,6 +188,8 @@ def main(argv=None) -> int:
         result["machine"] = machine()
     if "load" in args.sections:
         result["first_load"] = first_loads(tuple(args.worlds))
+    if "states" in args.sections:
+        result["states"] = states(tuple(args.state_worlds))
     if "interpreter" in args.sections:
         quick = ("--steps", "100", "--repeat", "1") if args.quick else ()
         result["interpreter"] = interpreter(tuple(args.programs), quick)
@@ -158,6 +208,10 @@ def main(argv=None) -> int:
     for world, t in result.get("first_load", {}).items():
         print(f"first load of {world} in a new process: {t['cold_cache']} s cpu with the code "
               f"cache empty, {t['warm_cache']} s with it filled (import {t['import']} s)")
+    for world, t in result.get("states", {}).items():
+        print(f"one search node in {world} (restore, tick, frame, state_key, save): "
+              f"{t['shared']} ms cpu sharing the saved values, {t['copied']} ms copying them "
+              f"({t['copied'] / t['shared']:.1f}x)")
     for name, t in result.get("interpreter", {}).items():
         ref = t["reference"]
         vs = f" ({t['steps_per_s'] / ref:.1f}x the quoted reference, {ref:g})" if ref else ""

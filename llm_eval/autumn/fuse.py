@@ -451,7 +451,19 @@ class _Generator(CallEmitter):
 
 
 def _base_globals(rt) -> dict:
-    """The globals every generated function of one load shares."""
+    """The globals every generated function of one load shares (a copy for each function:
+    it adds its own). Built once per load unless a builtin they name was rebound since."""
+    bound = (rt.prev_builtin, rt.G.vars.get("at"), rt.G.vars.get("updateObj"),
+             rt.types.get("Position"))
+    cached = rt.fuse_base
+    if cached is not None and all(a is b for a, b in zip(cached[0], bound)):
+        return dict(cached[1])
+    base = _new_base_globals(rt)
+    rt.fuse_base = (bound, base)
+    return dict(base)
+
+
+def _new_base_globals(rt) -> dict:
     return {
         "__builtins__": {"len": len, "isinstance": isinstance}, "GR": rt.globals_ref,
         "rt": rt, "int": int, "bool": bool, "Obj": Obj, "Pos": Pos, "AList": AList,

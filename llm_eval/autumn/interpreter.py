@@ -128,6 +128,7 @@ def _renders_read_scopes(program: tuple) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=256)    # per parsed program (parsing is cached per text)
 def _changes_objects_in_place(program: tuple) -> bool:
     """Whether the program can change an object without copying it: a field assignment, or
     rotate (which turns the cells that all copies share). Otherwise objects keep their

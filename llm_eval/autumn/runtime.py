@@ -122,6 +122,8 @@ class Runtime:
         self.frozen: frozenset[int] | None = None
         # global_order, history and first_defined are a saved state's too (copy before a change)
         self.tables_shared = False
+        # the generated functions' shared globals, and the builtins they were built with (fuse.py)
+        self.fuse_base: tuple | None = None
 
     # -- errors and limits -----------------------------------------------------------------
     def error(self, message: str) -> AutumnRuntimeError:

@@ -14,7 +14,8 @@ REPO = Path(__file__).resolve().parents[2]
 def test_the_speed_benchmark_measures_loads_and_the_interpreter():
     out = subprocess.run(
         [sys.executable, str(REPO / "benchmarks" / "speed.py"), "--sections", "machine", "load",
-         "interpreter", "--worlds", "warehouse", "--programs", "life", "--quick", "--json"],
+         "states", "interpreter", "--worlds", "warehouse", "--state-worlds", "relay",
+         "--programs", "life", "--quick", "--json"],
         capture_output=True, text=True, check=True, timeout=300).stdout
     result = json.loads(out)
     assert result["machine"]["cores"] >= 1
@@ -23,4 +24,6 @@ def test_the_speed_benchmark_measures_loads_and_the_interpreter():
     assert 0 < load["warm_cache"] < load["cold_cache"]
     life = result["interpreter"]["life"]
     assert life["steps_per_s"] > 0 and life["reference"] == 90.0
-    assert set(result) == {"machine", "first_load", "interpreter", "load_after"}
+    node = result["states"]["relay"]
+    assert node["shared"] > 0 and node["copied"] > 0
+    assert set(result) == {"machine", "first_load", "states", "interpreter", "load_after"}
