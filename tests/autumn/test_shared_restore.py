@@ -17,7 +17,7 @@ from llm_eval.autumn.values import AList, CellV, Obj, Pos, RElem
 from llm_eval.errors import AutumnRuntimeError
 
 # (= a b) moves a's identity onto b's value, which the saved state holds after a restore;
-# (prev a) finds a global by identity, so the move shows in the frames
+# (prev a) finds a global by identity, so the move shows in the frames; down is an error
 IDENTITY_MOVE = """(program
   (= GRID_SIZE 8)
   (object Box (: c String) (Cell 0 0 c))
@@ -26,6 +26,7 @@ IDENTITY_MOVE = """(program
   (on left (= a b))
   (on right (= b (updateObj b "origin" (Position (% (+ 1 (.. (.. b origin) x)) 8) 3))))
   (on up (= a (updateObj a "c" "green")))
+  (on down (= a (head (list))))
 )"""
 
 # the cell's x part assigns k, which lives in the cell's snapshot: every render moves it
@@ -72,6 +73,14 @@ STEADY = """(program
 def _load(program: str) -> Interpreter:
     it = Interpreter()
     it.run_script(program, randomSeed=7)
+    return it
+
+
+def _prepared(program: str) -> Interpreter:
+    """A program loaded and played a little (its state saved after this in the tests)."""
+    it = _load(program)
+    for a in ("right", "noop"):
+        _do(it, a)
     return it
 
 
@@ -138,14 +147,10 @@ def test_a_restored_state_plays_as_a_copy_and_the_saved_state_is_untouched(case,
     program, actions = CASES[case]
     _share_always(monkeypatch)
     thaws = _count_thaws(monkeypatch)
-    straight = _load(program)
-    for a in ("right", "noop"):
-        _do(straight, a)
+    straight = _prepared(program)
     expected = [_do(straight, a) for a in actions]
 
-    it = _load(program)
-    for a in ("right", "noop"):
-        _do(it, a)
+    it = _prepared(program)
     saved = it.snapshot()
     before = _deep(saved)
     for _ in range(3):     # the same play from the same restored state, three times
@@ -195,14 +200,7 @@ def test_a_long_play_after_a_restore_stops_sharing_and_stays_exact(monkeypatch):
 
 
 def test_an_error_after_a_restore_leaves_the_saved_state_as_it_was():
-    program = """(program
-      (= GRID_SIZE 8)
-      (object Box (: c String) (Cell 0 0 c))
-      (= a (initnext (Box "red" (Position 1 1)) (prev a)))
-      (= b (initnext (Box "blue" (Position 3 3)) (prev b)))
-      (on left (= a b))
-      (on down (= a (head (list))))
-    )"""
+    program = IDENTITY_MOVE
     it = _load(program)
     _do(it, "noop")
     saved = it.snapshot()
@@ -227,15 +225,11 @@ def test_a_state_saved_from_a_restored_one_shares_its_values_and_both_stay_intac
     program, actions = CASES[case]
     _share_always(monkeypatch)
     thaws = _count_thaws(monkeypatch)
-    straight = _load(program)
-    for a in ("right", "noop"):
-        _do(straight, a)
+    straight = _prepared(program)
     first = [_do(straight, "noop")]
     rest = [_do(straight, a) for a in actions]
 
-    it = _load(program)
-    for a in ("right", "noop"):
-        _do(it, a)
+    it = _prepared(program)
     parent = it.snapshot()
     it.restore(parent)
     assert [_do(it, "noop")] == first
