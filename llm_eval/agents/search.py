@@ -289,6 +289,7 @@ class _StageSearch:
         key = world.state_key()
         steps = 0
         settled = False
+        last = None        # the frame of the state ``key`` is the key of
         while steps < _MAX_WAIT and g + steps < self.horizon:
             frame, _, _, _, _ = world.step("noop")
             steps += 1
@@ -301,16 +302,16 @@ class _StageSearch:
                 steps -= 1   # the last noop changed nothing
                 settled = True
                 break
-            key = new_key
+            key, last = new_key, frame
         if not settled:
             self.unsettled_waits += 1
             return
         self.settled_waits += 1
         if steps >= 2:
-            world.restore(saved)
-            for _ in range(steps):
-                frame, _, _, _, _ = world.step("noop")
-            self._add(node, ("noop",) * steps, g + steps, hash(world.state_key()), frame)
+            # the settled state is the one after ``steps`` noops: its key and frame were met
+            # on the way (the child is rebuilt from its actions when its turn comes)
+            assert last is not None
+            self._add(node, ("noop",) * steps, g + steps, hash(key), last)
 
     def _add(self, node: int, actions: tuple[str, ...], g: int, key: int,
              frame_or_h: Frame | int, atoms: tuple | None = None) -> bool:

@@ -34,6 +34,7 @@ from .values import (
     Thaw,
     TypeRef,
     list_tag,
+    relems,
     type_str,
 )
 
@@ -566,7 +567,7 @@ class Runtime:
                 out.append((name, cells))
                 all_cells.extend(cells)
         self.occupied = {(x, y) for x, y, _ in all_cells}
-        cache = AList([RElem(Pos(x, y), col) for x, y, col in all_cells])
+        cache = AList(relems(all_cells))
         cache.tag = list_tag(RELEM_T) if cache else UNKNOWN_LIST
         if "cacheRendered" in d:
             d["cacheRendered"] = cache

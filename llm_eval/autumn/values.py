@@ -21,10 +21,11 @@ __all__ = [
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
     "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
-    "Thaw",
+    "Thaw", "relems",
 ]
 
 new_id = itertools.count(1).__next__
+_new_object = object.__new__
 
 SCOPE_PLAIN = 0
 SCOPE_OBJECT = 1      # a constructor's or a render's scope of fields (7.2 skips the outermost)
@@ -69,6 +70,24 @@ class RElem:
         self.position = position
         self.color = color
         self.ident = new_id()
+
+
+def relems(cells) -> list:
+    """``[RElem(Pos(x, y), colour) for x, y, colour in cells]`` (identities drawn in the same
+    order), without the calls of __init__: every host render builds one for ``cacheRendered``."""
+    out = []
+    append = out.append
+    for x, y, colour in cells:
+        p = _new_object(Pos)
+        p.x = x
+        p.y = y
+        p.ident = new_id()
+        r = _new_object(RElem)
+        r.position = p
+        r.color = colour
+        r.ident = new_id()
+        append(r)
+    return out
 
 
 class CellV:
@@ -126,7 +145,14 @@ class Obj:
         self.rendered = None
 
     def copy(self) -> "Obj":
-        return Obj(self.cls, dict(self.fields))
+        # what Obj(self.cls, dict(self.fields)) makes, without the call of __init__ (the
+        # commonest allocation of a tick: updateObj copies an object per changed field)
+        new = _new_object(Obj)
+        new.cls = self.cls
+        new.fields = dict(self.fields)
+        new.ident = new_id()
+        new.rendered = None
+        return new
 
 
 class Lambda:
