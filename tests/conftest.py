@@ -25,27 +25,6 @@ def pytest_configure(config):
                                        "repeated check (tests/tiers.py); -m slow includes them")
 
 
-# The default tier's longest files (over 10 s each with --durations=0), run first: pytest-xdist
-# hands whole files to the two workers in collection order (--dist loadfile), and one of these
-# near the end kept one worker busy while the other had finished.
-LONGEST_FIRST = (
-    "tests/serve/test_load.py", "tests/test_readme_examples.py",
-    "tests/worlds/test_benchmarks.py", "tests/sweep/test_estimate.py",
-    "tests/sweep/test_ray.py", "tests/serve/test_browser.py",
-    "tests/agents/test_llm_episode.py", "tests/sweep/test_processes.py",
-    "tests/agents/test_oracle_agent.py", "tests/adapters/test_malformed.py",
-    "tests/report/test_report_page.py", "tests/tasks/test_task_validate.py",
-    "tests/autumn/test_fuse.py", "tests/sweep/test_kill_resume.py",
-    "tests/report/test_export_inspect.py", "tests/worlds/test_all_worlds.py",
-    "tests/benchmarks/test_scheduler_benchmark.py", "tests/benchmarks/test_import_graph.py",
-)
-
-
-def pytest_collection_modifyitems(config, items):
-    rank = {path: i for i, path in enumerate(LONGEST_FIRST)}
-    items.sort(key=lambda item: rank.get(item.nodeid.partition("::")[0], len(rank)))
-
-
 @pytest.fixture(autouse=True)
 def no_provider_keys(request, monkeypatch):
     """No real key can be used by accident; tests that need a key set a fake one."""
