@@ -19,7 +19,7 @@ replaying every action from the start, and to recognise states they have seen.
   assignment into a cell's snapshot or an object's fields used as a scope) checks that set
   first and raises ``Thaw`` rather than change a shared value. The interpreter then restores
   a private copy, replays the operations since the restore and runs the failed one again
-  (``Interpreter._shared_op``), so every result is the one a copying restore gives.
+  (``Interpreter._op``), so every result is the one a copying restore gives.
   ``own(interpreter)`` gives the running state copies of its own between operations.
 - **Saving while sharing** copies only the values the play made; the new state shares the
   others with the state they came from, keeps it alive (so the ids stay valid) and adds its
@@ -215,18 +215,15 @@ def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
     ``shared``: the saved state whose values the running state shares (``restore`` with
     ``share``), whose fingerprints are computed once and kept (its values never change)."""
     rt = it._loaded()
-    items = []
     if shared is None or rt.frozen is not shared.frozen:
-        for name, value in rt.G.vars.items():
-            if value.__class__ is Builtin or name in _DERIVED:
-                continue
-            items.append((name, _fingerprint(value)))
+        fingerprint = _fingerprint
     else:
         frozen, known = shared.frozen, shared.fingerprints
-        for name, value in rt.G.vars.items():
-            if value.__class__ is Builtin or name in _DERIVED:
-                continue
-            items.append((name, _fingerprint_shared(value, frozen, known)))
+
+        def fingerprint(v):
+            return _fingerprint_shared(v, frozen, known)
+    items = [(name, fingerprint(value)) for name, value in rt.G.vars.items()
+             if value.__class__ is not Builtin and name not in _DERIVED]
     items.sort()
     return (rt.rng_state, tuple(items))
 
