@@ -60,6 +60,10 @@ class Compiler:
         # locals, fields, names copied into cell snapshots). Every other name can only ever
         # be a global, so its lookup goes straight to the global table.
         self.local_names = local_names
+        # names cell snapshots copy but that are read from the global table, since their
+        # global value is fixed (interpreter._cell_constants); an evaluated expression that
+        # assigns one makes it local
+        self.cell_constants: frozenset[str] = frozenset()
 
     def fuse_token(self) -> frozenset:
         """What generated code depends on besides its node (names that may be local, type

@@ -71,9 +71,39 @@ def _rebound_names(program: tuple) -> frozenset[str]:
     return frozenset(S.rebound_names(program, local=_maybe_local(program)))
 
 
+# Globals the host changes while the program runs (never by a definition of the program's)
+_HOST_SET = frozenset(("click", "cacheRendered", "SpecialConditionTriggered", "GRID_SIZE"))
+
+
+@functools.lru_cache(maxsize=64)
+def _binding_locals(statements: tuple) -> frozenset[str]:
+    return frozenset(S.maybe_local_names(statements, cells=False))
+
+
+@functools.lru_cache(maxsize=64)
+def _cell_names(statements: tuple) -> frozenset[str]:
+    return frozenset(S.cell_names(statements))
+
+
+@functools.lru_cache(maxsize=64)
+def _redefinable(std: tuple, program: tuple) -> frozenset[str]:
+    return frozenset(S.redefinable_names(std + program))
+
+
+def _cell_constants(std: tuple, program: tuple) -> frozenset[str]:
+    """Names a Cell form mentions that nothing but a cell's snapshot can bind and whose
+    global value cannot change once made (builtins, stdlib functions, the program's plain
+    top-level definitions): a snapshot holds that same value, so a lookup that reads the
+    global table finds what walking the scopes would."""
+    cells = _cell_names(std) | _cell_names(program)
+    return frozenset(cells - _binding_locals(std) - _binding_locals(program)
+                     - _redefinable(std, program) - _HOST_SET)
+
+
 def _local_names(std: tuple, program: tuple) -> frozenset[str]:
-    # a union over statements, each walked on its own: so the stdlib's part is walked once
-    return _maybe_local(std) | _maybe_local(program)
+    # a union over statements, each walked on its own: so the stdlib's part is walked once;
+    # names only cells bind are local unless their global value is fixed (_cell_constants)
+    return (_maybe_local(std) | _maybe_local(program)) - _cell_constants(std, program)
 
 
 @functools.lru_cache(maxsize=64)
@@ -239,9 +269,14 @@ class Interpreter:
             trigger_node = (S.parse_expression_text(trigger, TRIGGER_PATH) if trigger
                             else None)
             local = set(_local_names(std, program))
+            constants = _cell_constants(std, program)
             if trigger_node is not None:
-                local |= S.maybe_local_names([S.ExprStmt(trigger_node, 0, 0)])
+                trigger_stmt = (S.ExprStmt(trigger_node, 0, 0),)
+                local |= S.maybe_local_names(trigger_stmt)
+                local |= constants & S.rebound_names(trigger_stmt)
+                constants = constants - local
             rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
+            rt.compiler.cell_constants = constants
             rt.compiler.lambda_defs = _lambda_defs(std, program)
             rt.render_cache = not (_changes_objects_in_place(program) or (
                 trigger_node is not None and _changes_objects_in_place(
@@ -502,7 +537,12 @@ class Interpreter:
                 return compiled(rt.G)
         with guard("<expression>"):
             node = S.parse_expression_text(expr, "<expression>")
-            new_local = S.maybe_local_names([S.ExprStmt(node, 0, 0)])
+            stmt = (S.ExprStmt(node, 0, 0),)
+            new_local = S.maybe_local_names(stmt)
+            if rt.compiler.cell_constants:
+                # a name only cells bind was read from the global table because that value
+                # could not change: an expression that assigns it makes the cells' copies differ
+                new_local |= rt.compiler.cell_constants & S.rebound_names(stmt)
             for name in new_local - rt.compiler.local_names:
                 # Code compiled earlier assumed this name is only ever a global; this
                 # expression may bind it locally, so those lookups walk the scopes from now.

@@ -69,6 +69,10 @@ def usable_natives(rebound: set[str]) -> set[str]:
             usable.add(name)
     return usable
 _INT_MIN, _INT_MAX = -2147483648, 2147483647
+# `in` over a list of plain Positions of at least _INDEX_MIN searched twice builds a set of
+# its coordinates; at most _INDEX_MAX lists are remembered at a time
+_INDEX_MIN = 12
+_INDEX_MAX = 64
 
 
 def _add(a, b) -> int:
@@ -318,6 +322,37 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                 return False
         return True
 
+    # Lists of plain Positions searched more than once (a list of targets tested for every
+    # object of a tick): id -> (the list, its (x, y) set or None when it holds anything else).
+    # Lists are never changed in place, and positions only by a field assignment, after which
+    # (render_cache off) no index is used.
+    searched: dict[int, tuple] = {}
+    indexed: dict[int, tuple] = {}
+
+    def position_set(xs):
+        """The (x, y) pairs of ``xs`` if it is a list of plain Positions searched before;
+        None for a first search, a short list or any other element."""
+        key = id(xs)
+        hit = indexed.get(key)
+        if hit is not None and hit[0] is xs:
+            return hit[1]
+        seen = searched.get(key)
+        if seen is None or seen is not xs:
+            if len(searched) >= _INDEX_MAX:
+                searched.clear()
+            searched[key] = xs
+            return None
+        pairs = set()
+        for p in xs:
+            if p.__class__ is not Pos or p.x.__class__ is not int or p.y.__class__ is not int:
+                pairs = None
+                break
+            pairs.add((p.x, p.y))
+        if len(indexed) >= _INDEX_MAX:
+            indexed.clear()
+        indexed[key] = (xs, pairs)
+        return pairs
+
     def n_in(env, args):
         need("in", args, 2)
         e, xs = args[0], args[1]
@@ -328,6 +363,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             # a plain Position sought (the common case): positions of plain numbers are
             # compared here, anything else by eq, which is what eq would decide for each
             ex, ey = e.x, e.y
+            if len(xs) >= _INDEX_MIN and rt.render_cache:
+                pairs = position_set(xs)
+                if pairs is not None:
+                    return (ex, ey) in pairs
             for x in xs:
                 if x.__class__ is Pos:
                     xx, xy = x.x, x.y

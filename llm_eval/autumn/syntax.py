@@ -16,6 +16,7 @@ __all__ = [
     "TName", "TList", "ObjectDecl", "OnDecl", "ExprStmt",
     "KEYWORDS", "parse_program", "parse_statements", "parse_expression_text", "parse_expr",
     "node_key", "collect_names", "print_node", "maybe_local_names", "rebound_names",
+    "cell_names", "redefinable_names",
 ]
 
 KEYWORDS = frozenset("program object on let if then else true false fn initnext and or nil"
@@ -625,12 +626,13 @@ def collect_names(nodes) -> frozenset[str]:
     return frozenset(names)
 
 
-def maybe_local_names(statements) -> set[str]:
+def maybe_local_names(statements, *, cells: bool = True) -> set[str]:
     """Names that a scope other than the global table might bind at run time.
 
     Lambda parameters; names assigned inside a lambda or a let (which create locals when no
     scope has them yet); object fields, ``origin``, ``elems`` and ``e`` (object and render
-    scopes); and every name a Cell form mentions (copied into the cell's snapshot).
+    scopes); and, unless ``cells`` is false, every name a Cell form mentions (copied into the
+    cell's snapshot: ``cell_names``).
     """
     names: set[str] = {"origin", "elems", "e"}
     stack = [(stmt, False) for stmt in statements]
@@ -659,7 +661,7 @@ def maybe_local_names(statements) -> set[str]:
                 names.add(node.name)
             stack.append((node.value, nested))
             continue
-        if t is Call and type(node.fn) is Var and node.fn.name == "Cell":
+        if cells and t is Call and type(node.fn) is Var and node.fn.name == "Cell":
             names |= collect_names(node.args)
         for slot in ("left", "right", "operand", "cond", "then", "other", "obj", "value",
                      "init", "next", "fn"):
@@ -671,6 +673,31 @@ def maybe_local_names(statements) -> set[str]:
             if children:
                 stack.extend((c, nested) for c in children)
     return names
+
+
+def cell_names(statements) -> set[str]:
+    """Every name a Cell form mentions: a cell's snapshot copies each (``Runtime.cell_snapshot``)."""
+    names: set[str] = set()
+    for node in walk(statements):
+        if type(node) is Call and type(node.fn) is Var and node.fn.name == "Cell":
+            names |= collect_names(node.args)
+    return names
+
+
+def redefinable_names(statements) -> set[str]:
+    """Names whose global binding may change after it is first made: every name assigned
+    anywhere but by a single top-level definition that is not a state variable (a top-level
+    definition runs once, at load), and every object type."""
+    counts: dict[str, int] = {}
+    for node in walk(statements):
+        if type(node) is Assign:
+            counts[node.name] = counts.get(node.name, 0) + 1
+        elif type(node) is ObjectDecl:
+            counts[node.name] = 2
+    once = {s.expr.name for s in statements
+            if type(s) is ExprStmt and type(s.expr) is Assign
+            and type(s.expr.value) is not InitNext}
+    return {n for n, k in counts.items() if k > 1 or n not in once}
 
 
 def rebound_names(statements, *, local=None) -> set[str]:

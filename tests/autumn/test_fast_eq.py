@@ -73,6 +73,36 @@ def test_native_in_decides_as_eq_on_each_element(rt):
     assert 20 < hits < 1400       # both answers were exercised
 
 
+def test_native_in_over_a_list_searched_again_decides_as_eq(rt):
+    """A long list of plain Positions searched more than once is answered from a set of its
+    coordinates: the answers must be the scan's, for lists that mix in Bool or String
+    coordinates, objects or lists (no set then) and for the plain ones (a set)."""
+    native_in = rt.G.vars["in"].fn
+    rng = random.Random(13)
+    hits = 0
+    for _ in range(120):
+        plain = rng.random() < 0.6
+        xs = AList([Pos(rng.randrange(5), rng.randrange(5)) if plain or rng.random() < 0.9
+                    else _value(rng, rt) for _ in range(rng.randrange(10, 30))])
+        for _ in range(8):     # the same list again and again: its set is built and used
+            e = Pos(_coordinate(rng), _coordinate(rng)) if rng.random() < 0.3 \
+                else Pos(rng.randrange(6), rng.randrange(6))
+            got = native_in(rt.G, [e, xs])
+            assert got == any(_eq_by_fields(rt, x, e) for x in xs), (e, list(xs))
+            hits += got
+    assert 100 < hits < 860
+
+
+def test_native_in_sees_a_position_changed_in_place_after_its_list_was_indexed():
+    it = Interpreter()
+    it.run_script("(program (= GRID_SIZE 4) (= spots (map (--> i (Position i 0)) (range 0 20))))",
+                  seed=1)
+    for _ in range(3):
+        assert it.evaluate_to_string("in (Position 30 0) spots") == "(false: Bool)"
+    it.evaluate("= (.. (head spots) x) 30")     # a field assignment: no index is used after it
+    assert it.evaluate_to_string("in (Position 30 0) spots") == "(true: Bool)"
+
+
 def _tag_by_definition(xs, v) -> str:
     """addObj's tag as 12.1 and 5.4 give it: the copies' own tag, unless v sets one."""
     from llm_eval.autumn.values import infer_tag, list_tag, type_str
