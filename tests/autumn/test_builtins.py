@@ -838,3 +838,29 @@ STDLIB_SCRIPTS: list[tuple[str, str, list, str]] = [
 @pytest.mark.parametrize("script_id,program,ops,spec", STDLIB_SCRIPTS, ids=[s[0] for s in STDLIB_SCRIPTS])
 def test_stdlib_script(script_id, program, ops, spec, native):
     run_ops(program, ops, native=native)
+
+
+def test_foldl_with_a_two_parameter_lambda_runs_as_the_generic_call_does():
+    """foldl runs a two-parameter lambda's body directly: the value, the work charged (one
+    unit per element and one per call) and the scope the body sees (its caller's, for dynamic
+    scoping: `base` is found there) must be those of ``Runtime.call`` element by element."""
+    from llm_eval.autumn import Interpreter
+    from llm_eval.autumn.values import AList, Scope
+
+    it = Interpreter()
+    it.run_script("(program (= GRID_SIZE 4) (= step (--> (acc x) (+ (* acc 3) (- x base)))))",
+                  seed=1)
+    rt = it._rt
+    foldl, step = rt.G.vars["foldl"].fn, rt.G.vars["step"]
+    xs = AList(list(range(1, 40)))
+    env = Scope({"base": 5}, rt.G)
+    rt.start_budget("evaluation")
+    before = rt.work_left
+    fast = foldl(env, [step, 2, xs])
+    fast_work = before - rt.work_left
+    before = rt.work_left
+    rt.count_work(len(xs))
+    generic = 2
+    for x in xs:
+        generic = rt.call(step, [generic, x], env)
+    assert (fast, fast_work) == (generic, before - rt.work_left) and fast_work == 2 * len(xs)
