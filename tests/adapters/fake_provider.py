@@ -82,7 +82,10 @@ class FakeProvider:
 
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
         self._server.daemon_threads = True
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        # shutdown() waits for the serving loop to look at its flag, which it does every
+        # poll_interval (0.5 s by default: half a second at the end of every test using it)
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.02}, daemon=True)
 
     @property
     def base_url(self) -> str:
