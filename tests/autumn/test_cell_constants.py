@@ -76,6 +76,21 @@ def test_a_name_the_program_rebinds_keeps_the_snapshots_value(extra, actions):
     assert _colour(it, 0) == ("red" if "on left" in extra else "green")
 
 
+def test_a_global_the_host_sets_keeps_the_snapshots_value():
+    # `click` is set by the host at each click, never by a definition of the program's
+    text = """(program (= GRID_SIZE 4)
+      (object Mark (: k Int) (Cell 0 0 (if (== (.. click x) k) then "red" else "blue")))
+      (= marks (initnext (list) (prev marks)))
+      (on (& clicked (== (length marks) 0)) (= marks (list (Mark 1 (Position 3 0))))))"""
+    it = Interpreter()
+    it.run_script(text, seed=1)
+    for action in ("click 1 0", "click 2 0"):
+        apply_action(it, parse_action(action))
+        it.step()
+    assert "click" not in it._rt.compiler.cell_constants
+    assert it.evaluate_to_string(".. click x") == "(2: N)" and _colour(it, 3) == "red"
+
+
 def test_a_trigger_that_assigns_a_fixed_name_makes_it_local():
     # the trigger runs before every tick's handlers: `things` is made after it, `early` before
     it = _run("", ["up"], trigger=f"= colours {GREEN}")
