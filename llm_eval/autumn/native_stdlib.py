@@ -69,10 +69,9 @@ def usable_natives(rebound: set[str]) -> set[str]:
             usable.add(name)
     return usable
 _INT_MIN, _INT_MAX = -2147483648, 2147483647
-# `in` over a list of plain Positions of at least _INDEX_MIN searched twice builds a set of
-# its coordinates; at most _INDEX_MAX lists are remembered at a time
+# `in` over a list of at least _INDEX_MIN plain Positions searched twice in a row builds a set
+# of its coordinates
 _INDEX_MIN = 12
-_INDEX_MAX = 64
 
 
 def _add(a, b) -> int:
@@ -322,35 +321,18 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                 return False
         return True
 
-    # Lists of plain Positions searched more than once (a list of targets tested for every
-    # object of a tick): id -> (the list, its (x, y) set or None when it holds anything else).
-    # Lists are never changed in place, and positions only by a field assignment, after which
-    # (render_cache off) no index is used.
-    searched: dict[int, tuple] = {}
-    indexed: dict[int, tuple] = {}
+    # The list `in` searched last and, once it is searched again (a list of targets tested
+    # for every object of a tick), the set of its (x, y) pairs (False: not all plain
+    # Positions). Lists are never changed in place, and positions only by a field assignment,
+    # after which (render_cache off) no set is used.
+    last: list = [None, None]
 
-    def position_set(xs):
-        """The (x, y) pairs of ``xs`` if it is a list of plain Positions searched before;
-        None for a first search, a short list or any other element."""
-        key = id(xs)
-        hit = indexed.get(key)
-        if hit is not None and hit[0] is xs:
-            return hit[1]
-        seen = searched.get(key)
-        if seen is None or seen is not xs:
-            if len(searched) >= _INDEX_MAX:
-                searched.clear()
-            searched[key] = xs
-            return None
+    def position_pairs(xs):
         pairs = set()
         for p in xs:
             if p.__class__ is not Pos or p.x.__class__ is not int or p.y.__class__ is not int:
-                pairs = None
-                break
+                return False
             pairs.add((p.x, p.y))
-        if len(indexed) >= _INDEX_MAX:
-            indexed.clear()
-        indexed[key] = (xs, pairs)
         return pairs
 
     def n_in(env, args):
@@ -364,9 +346,14 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             # compared here, anything else by eq, which is what eq would decide for each
             ex, ey = e.x, e.y
             if len(xs) >= _INDEX_MIN and rt.render_cache:
-                pairs = position_set(xs)
-                if pairs is not None:
-                    return (ex, ey) in pairs
+                if last[0] is xs:
+                    pairs = last[1]
+                    if pairs is None:
+                        pairs = last[1] = position_pairs(xs)
+                    if pairs is not False:
+                        return (ex, ey) in pairs
+                else:
+                    last[0], last[1] = xs, None
             for x in xs:
                 if x.__class__ is Pos:
                     xx, xy = x.x, x.y
