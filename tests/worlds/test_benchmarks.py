@@ -21,8 +21,10 @@ def run_script(*argv: str) -> dict:
 
 
 def test_interpreter_benchmark_measures_every_world() -> None:
+    # one run of each (the benchmark's default is the best of 3): what is checked is that
+    # every world is measured without an error, not how fast
     report = run_script("benchmarks/interpreter.py", "--section", "worlds", "--steps", "20",
-                        "--json")
+                        "--repeat", "1", "--json")
     assert report["results"] == []
     measured = {r["program"]: r for r in report["worlds"]}
     assert sorted(measured) == sorted(default_registry().names())
