@@ -272,8 +272,9 @@ class Interpreter:
             constants = _cell_constants(std, program)
             if trigger_node is not None:
                 trigger_stmt = (S.ExprStmt(trigger_node, 0, 0),)
-                local |= S.maybe_local_names(trigger_stmt)
-                local |= constants & S.rebound_names(trigger_stmt)
+                trigger_local = S.maybe_local_names(trigger_stmt)
+                local |= trigger_local
+                local |= constants & S.rebound_names(trigger_stmt, local=trigger_local)
                 constants = constants - local
             rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
             rt.compiler.cell_constants = constants
@@ -542,7 +543,8 @@ class Interpreter:
             if rt.compiler.cell_constants:
                 # a name only cells bind was read from the global table because that value
                 # could not change: an expression that assigns it makes the cells' copies differ
-                new_local |= rt.compiler.cell_constants & S.rebound_names(stmt)
+                new_local |= rt.compiler.cell_constants & S.rebound_names(stmt,
+                                                                          local=new_local)
             for name in new_local - rt.compiler.local_names:
                 # Code compiled earlier assumed this name is only ever a global; this
                 # expression may bind it locally, so those lookups walk the scopes from now.

@@ -661,8 +661,6 @@ def maybe_local_names(statements, *, cells: bool = True) -> set[str]:
                 names.add(node.name)
             stack.append((node.value, nested))
             continue
-        if cells and t is Call and type(node.fn) is Var and node.fn.name == "Cell":
-            names |= collect_names(node.args)
         for slot in ("left", "right", "operand", "cond", "then", "other", "obj", "value",
                      "init", "next", "fn"):
             child = getattr(node, slot, None)
@@ -672,6 +670,8 @@ def maybe_local_names(statements, *, cells: bool = True) -> set[str]:
             children = getattr(node, slot, None)
             if children:
                 stack.extend((c, nested) for c in children)
+    if cells:
+        names |= cell_names(statements)
     return names
 
 
@@ -689,15 +689,16 @@ def redefinable_names(statements) -> set[str]:
     anywhere but by a single top-level definition that is not a state variable (a top-level
     definition runs once, at load), and every object type."""
     counts: dict[str, int] = {}
+    types: set[str] = set()
     for node in walk(statements):
         if type(node) is Assign:
             counts[node.name] = counts.get(node.name, 0) + 1
         elif type(node) is ObjectDecl:
-            counts[node.name] = 2
+            types.add(node.name)
     once = {s.expr.name for s in statements
             if type(s) is ExprStmt and type(s.expr) is Assign
             and type(s.expr.value) is not InitNext}
-    return {n for n, k in counts.items() if k > 1 or n not in once}
+    return types | {n for n, k in counts.items() if k > 1 or n not in once}
 
 
 def rebound_names(statements, *, local=None) -> set[str]:
