@@ -2,7 +2,8 @@
 import`` spend their time (issue 35).
 
     python benchmarks/validation.py                      # import, per-check times, one redraw
-    python benchmarks/validation.py --suite              # + the whole suite (long: 10+ minutes)
+    python benchmarks/validation.py --suite              # + the whole suite (long: 8+ minutes)
+    python benchmarks/validation.py --suite --cache      # the suite through the report cache
     python benchmarks/validation.py --tasks beehive-cd warehouse-planning
     python benchmarks/validation.py --json
 
@@ -15,7 +16,9 @@ Figures:
 - ``reachable_without_dice``: one redraw of the blind planner on moles-planning (v1);
 - ``--suite``: wall time of the whole shipped suite (``--suite-name``, default v1) validated
   by ``validate_in_processes`` on ``--processes`` workers (default: every core), the planning
-  redraws left out unless ``--redraws``.
+  redraws left out unless ``--redraws``; with ``--cache``, through the report cache
+  (llm_eval/tasks/report_cache.py) in an empty temporary folder, then a second time (every
+  report reused), then after deleting one world's entries (what an edit to it does).
 
 Times are CPU seconds of this process (``time.process_time``) except where it says wall; the
 machine's load (``os.getloadavg``) is printed beside them, as other work shares the cores.
@@ -122,18 +125,49 @@ def redraw_time(suite: str) -> dict:
             "reached": reached, "step": step, "searches": searches}
 
 
-def suite_time(suite: str, processes: int, redraws: bool) -> dict:
+def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False) -> dict:
+    """The suite's wall time; with ``cache``, through ``report_cache.validate_kept`` into an
+    empty temporary folder (cold), then again (every report reused), then once more after
+    deleting the entries of ``EDITED`` (what an edit to its program or task files does)."""
     from llm_eval.tasks.store import all_tasks
     from llm_eval.tasks.validate import FULL, validate_in_processes
 
     effort = FULL if redraws else dataclasses.replace(FULL, plan_redraws=0)
     tasks = all_tasks(suite=suite)
     start = time.perf_counter()
-    reports = list(validate_in_processes(tasks, effort, processes))
+    if not cache:
+        reports = list(validate_in_processes(tasks, effort, processes))
+        return {"suite": suite, "tasks": len(reports), "processes": processes,
+                "planning_redraws": effort.plan_redraws,
+                "wall": round(time.perf_counter() - start, 1),
+                "passed": sum(r.passed for r in reports)}
+    from llm_eval.tasks import report_cache
+
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+
+        def run() -> tuple[float, list, int]:
+            start = time.perf_counter()
+            out = list(report_cache.validate_kept(tasks, effort, processes, folder=folder))
+            return (round(time.perf_counter() - start, 1), [r.to_dict() for r, _, _ in out],
+                    sum(reused for _, reused, _ in out))
+
+        cold, reports, _ = run()
+        warm, again, reused = run()
+        for task in tasks:
+            if task.world == EDITED:
+                (folder / f"{report_cache.task_key(task, effort)}.json").unlink()
+        edited, after_edit, reused_edited = run()
     return {"suite": suite, "tasks": len(reports), "processes": processes,
-            "planning_redraws": effort.plan_redraws,
-            "wall": round(time.perf_counter() - start, 1),
-            "passed": sum(r.passed for r in reports)}
+            "planning_redraws": effort.plan_redraws, "wall": cold,
+            "passed": sum(r["passed"] for r in reports),
+            "cache": {"warm_wall": warm, "warm_reused": reused, "edited_world": EDITED,
+                      "edited_wall": edited, "edited_reused": reused_edited,
+                      "same_reports": reports == again == after_edit}}
+
+
+# the world whose entries the cache figure deletes: the costliest to validate (suite v1)
+EDITED = "wildfire"
 
 
 def main(argv=None) -> int:
@@ -144,6 +178,9 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--redraws", action="store_true",
                         help="with --suite: the planning redraws too (hours of CPU)")
+    parser.add_argument("--cache", action="store_true",
+                        help="with --suite: through the report cache (cold, then every report "
+                        "reused, then one world edited)")
     parser.add_argument("--collector", choices=("ours", "python"), default="ours",
                         help="the garbage collector's thresholds: llm_eval's (gcpolicy, as the "
                         "command line runs) or Python's defaults, for a before/after")
@@ -163,7 +200,7 @@ def main(argv=None) -> int:
               "redraw": redraw_time(args.suite_name)}
     if args.suite:
         result["suite"] = suite_time(args.suite_name, args.processes or default_processes(),
-                                     args.redraws)
+                                     args.redraws, args.cache)
     result["load_after"] = _load()
     if args.json:
         print(json.dumps(result, indent=1))
@@ -184,6 +221,12 @@ def main(argv=None) -> int:
         print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "
               f"{s['processes']} processes (planning redraws {s['planning_redraws']}; "
               f"{s['passed']} pass)")
+        if "cache" in s:
+            c = s["cache"]
+            print(f"the same again through the report cache: {c['warm_wall']} s wall "
+                  f"({c['warm_reused']} reports reused); after an edit to {c['edited_world']} "
+                  f"(its entries deleted): {c['edited_wall']} s wall ({c['edited_reused']} "
+                  f"reused); the same reports each time: {c['same_reports']}")
     return 0
 
 

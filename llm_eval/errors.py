@@ -73,6 +73,7 @@ Exception
     StudyError (serve.study)
     ActionRefused (serve.view)
     SpecError (sweep.spec)
+    ReportCacheError (tasks.report_cache)
     TranscriptError (transcripts.io)
     WorldError (worlds.errors)
       UnknownWorldError (worlds.errors)

@@ -10,6 +10,9 @@ import pytest
 
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("DISABLE_AIOHTTP_TRANSPORT", "True")
+# no test reuses a validation report kept by an earlier run (or by another test): a test that
+# plants a fault in a check must see it run; tests/tasks/test_report_cache.py sets its own
+os.environ["LLM_EVAL_REPORT_CACHE"] = "off"
 
 
 def pytest_configure(config):

@@ -56,8 +56,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if args.tasks is not None:
         return _validate_directory(args)
     from ..parallel import default_processes
+    from ..tasks import report_cache
     from ..tasks.store import all_tasks
-    from ..tasks.validate import FULL, QUICK, validate_in_processes
+    from ..tasks.validate import FULL, QUICK
     from .episode import known_world
 
     for name in args.worlds:
@@ -65,11 +66,22 @@ def cmd_validate(args: argparse.Namespace) -> int:
     effort = QUICK if args.quick else FULL
     tasks = all_tasks(args.worlds or None)
     processes = default_processes() if args.processes is None else args.processes
-    reports = []
-    for report in validate_in_processes(tasks, effort, processes):
+    folder = report_cache.cache_dir()
+    reports, reused = [], 0
+    for report, kept, not_kept in report_cache.validate_kept(tasks, effort, processes,
+                                                              folder=folder,
+                                                              refresh=args.no_cache):
         reports.append(report)
+        reused += kept
+        if not_kept:
+            print(f"llm-eval: warning: {report.task}'s report not kept in {folder} "
+                  f"({not_kept})", file=sys.stderr)
         if not args.json:
             print("\n".join(format_report(report)), flush=True)
+    if folder is not None:
+        print(f"llm-eval: {reused} of {len(reports)} reports reused from {folder} (their tasks, "
+              "programs, effort and llm_eval's code unchanged); --no-cache validates every "
+              "task again", file=sys.stderr)
     return _summary(reports, args.json)
 
 
@@ -182,6 +194,11 @@ def add_tasks_parser(commands) -> None:
     val.add_argument("--processes", type=integer_at_least(1), metavar="N", default=None,
                      help="validate in N worker processes (default: one per core; 1: in "
                           "this process); the reports are the same and in the same order")
+    val.add_argument("--no-cache", action="store_true",
+                     help="validate every task again instead of reusing the report kept for "
+                          "a task whose files, programs, effort and llm_eval's code are "
+                          "unchanged (kept in $LLM_EVAL_REPORT_CACHE, default "
+                          "~/.cache/llm_eval/reports; LLM_EVAL_REPORT_CACHE=off keeps none)")
     val.set_defaults(handler=cmd_validate)
     imp = sub.add_parser(
         "import", help="import published task files (autumnbench)",
