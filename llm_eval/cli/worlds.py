@@ -19,8 +19,8 @@ def _cmd_worlds(args: argparse.Namespace) -> int:
 
     if args.gallery is not None:
         return _cmd_gallery(args)
-    if args.quick or args.world or args.processes is not None:
-        raise UsageError("--quick, --world and --processes go with --gallery DIR")
+    if args.quick or args.world or args.processes is not None or args.no_cache:
+        raise UsageError("--quick, --world, --processes and --no-cache go with --gallery DIR")
     specs = default_registry().specs()
     if args.json:
         print(json.dumps([spec.summary() for spec in specs], indent=2))
@@ -38,6 +38,7 @@ def _cmd_worlds(args: argparse.Namespace) -> int:
 
 def _cmd_gallery(args: argparse.Namespace) -> int:
     from ..report.gallery import build_gallery
+    from ..tasks import report_cache
     from ..tasks.validate import FULL, QUICK
     from ..worlds import default_registry
     from ..worlds.errors import UnknownWorldError
@@ -53,7 +54,8 @@ def _cmd_gallery(args: argparse.Namespace) -> int:
     processes = default_processes() if args.processes is None else args.processes
     path = build_gallery(args.gallery, worlds=args.world, effort=QUICK if args.quick else FULL,
                          random_episodes=5 if args.quick else 20, processes=processes,
-                         progress=lambda text: print(text, file=sys.stderr))
+                         progress=lambda text: print(text, file=sys.stderr),
+                         cache=report_cache.cache_dir(), refresh=args.no_cache)
     print(f"gallery: {path}")
     return EXIT_OK
 
@@ -76,6 +78,9 @@ def add_worlds_parser(commands) -> argparse.ArgumentParser:
                         help="--gallery: fewer validation rollouts and random episodes")
     worlds.add_argument("--world", action="append", metavar="W",
                         help="--gallery: only this world (repeatable)")
+    worlds.add_argument("--no-cache", action="store_true",
+                        help="--gallery: validate every task again instead of reusing the "
+                             "reports 'tasks validate' kept (docs/reference.md)")
     worlds.add_argument("--processes", type=integer_at_least(1), metavar="N", default=None,
                         help="--gallery: validate in N worker processes (default: one per "
                              "core; 1: in this process)")

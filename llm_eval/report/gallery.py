@@ -65,14 +65,18 @@ def _random_cd_rate(task, episodes: int) -> tuple[int, int]:
     return wins, episodes
 
 
-def task_figures(task, effort, random_episodes: int = 20) -> dict[str, Any]:
-    """A task's gallery figures from validation (module docstring)."""
-    from ..tasks.validate import validate_task
+def task_figures(task, effort, random_episodes: int = 20, cache: Path | None = None,
+                 refresh: bool = False) -> dict[str, Any]:
+    """A task's gallery figures from validation (module docstring); the report is the one kept
+    in ``cache`` for the task when there is one (``tasks.report_cache``; ``refresh``: validate
+    again), and kept there when it is made."""
+    from ..tasks.report_cache import kept_or_validated
 
     start = time.perf_counter()
-    report = validate_task(task, effort)
+    report, reused, not_kept = kept_or_validated(task, effort, cache, refresh=refresh)
     figures: dict[str, Any] = {"task": task.id, "family": task.family,
-                               "passed": report.passed,
+                               "passed": report.passed, "reused": reused,
+                               "not_kept": not_kept,
                                "failed": [c.name for c in report.checks
                                           if not (c.passed or c.skipped)]}
     oracle = {"mfp": "oracle_answers", "cd": "oracle_detects",
@@ -147,25 +151,35 @@ def _suites_of() -> dict[str, list[str]]:
 
 
 def _all_figures(tasks, effort, random_episodes: int, processes: int,
-                 progress: Callable[[str], None] | None) -> dict[str, dict[str, Any]]:
+                 progress: Callable[[str], None] | None, cache: Path | None,
+                 refresh: bool) -> dict[str, dict[str, Any]]:
     """``task_figures`` of every task by id, computed in ``processes`` worker processes."""
     from functools import partial
 
     from ..parallel import map_in_order
 
-    compute = partial(task_figures, effort=effort, random_episodes=random_episodes)
-    finished = None if progress is None else (lambda task: progress(f"validated {task.id}"))
-    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd",
-                        finished=finished)
-    return {task.id: row for task, row in zip(tasks, rows)}
+    compute = partial(task_figures, effort=effort, random_episodes=random_episodes,
+                      cache=cache, refresh=refresh)
+    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd")
+    figures = {}
+    for task, row in zip(tasks, rows):
+        figures[task.id] = row
+        if progress is not None:
+            progress(f"{'reused the kept report of' if row['reused'] else 'validated'} "
+                     f"{task.id}" + (f" (report not kept in {cache}: {row['not_kept']})"
+                                     if row["not_kept"] else ""))
+    return figures
 
 
 def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,
                   effort=None, random_episodes: int = 20, processes: int = 1,
-                  progress: Callable[[str], None] | None = None) -> Path:
+                  progress: Callable[[str], None] | None = None,
+                  cache: Path | None = None, refresh: bool = False) -> Path:
     """Write the gallery into ``directory`` (module docstring); returns the index's path.
     The tasks are validated in ``processes`` worker processes (the figures do not depend on
-    where they are computed, only the seconds shown do)."""
+    where they are computed, only the seconds shown do), or their reports taken from
+    ``cache`` (``tasks.report_cache``: those ``tasks validate`` kept; ``refresh``: validate
+    again, keeping the new reports)."""
     from ..render import render_png
     from ..tasks.store import all_tasks
     from ..tasks.validate import FULL
@@ -177,7 +191,8 @@ def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,
     registry = default_registry()
     names = list(worlds) if worlds else registry.names()
     suites = _suites_of()
-    figures_of = _all_figures(all_tasks(names), effort, random_episodes, processes, progress)
+    figures_of = _all_figures(all_tasks(names), effort, random_episodes, processes, progress,
+                              cache, refresh)
     sections = []
     totals = {"worlds": 0, "tasks": 0, "passed": 0, "stochastic": 0}
     for name in names:

@@ -37,7 +37,7 @@ from ..worlds import world_spec
 from .validate import Check, Effort, TaskReport
 
 __all__ = ["ENV", "ReportCacheError", "cache_dir", "task_key", "load", "store",
-           "report_from_dict", "validate_kept"]
+           "report_from_dict", "validate_kept", "kept_or_validated"]
 
 ENV = "LLM_EVAL_REPORT_CACHE"
 _FORMAT = 1
@@ -152,9 +152,28 @@ def validate_kept(tasks, effort: Effort, processes: int, *, folder: Path | None,
             yield found, True, None
             continue
         report = next(fresh)
-        not_kept = None
-        try:
-            store(folder, key, report)
-        except OSError as exc:
-            not_kept = f"{type(exc).__name__}: {exc}"
-        yield report, False, not_kept
+        yield report, False, _keep(folder, key, report)
+
+
+def kept_or_validated(task, effort: Effort, folder: Path | None, *, refresh: bool = False):
+    """``(report, reused, not_kept)`` of one task, as ``validate_kept`` gives them, validated
+    here (``validate_task``) when no report is kept for it."""
+    from . import validate
+
+    if folder is None:
+        return validate.validate_task(task, effort), False, None
+    key = task_key(task, effort)
+    found = None if refresh else load(folder, task, key)
+    if found is not None:
+        return found, True, None
+    report = validate.validate_task(task, effort)
+    return report, False, _keep(folder, key, report)
+
+
+def _keep(folder: Path, key: str, report: TaskReport) -> str | None:
+    """``store``; why it could not (a folder that cannot be made or written), or None."""
+    try:
+        store(folder, key, report)
+    except OSError as exc:
+        return f"{type(exc).__name__}: {exc}"
+    return None

@@ -45,10 +45,11 @@ def test_a_world_with_its_three_tasks_figures(tmp_path):
 
 
 def _fake_figures(change: str = "", failed=()):
-    def figures(task, effort, random_episodes):
+    def figures(task, effort, random_episodes, cache=None, refresh=False):
         return {"task": task.id, "family": task.family, "passed": not failed,
                 "failed": list(failed), "oracle": 1.0, "witness": 3, "random_rate": 0.0,
-                "random_of": 1, "detail": "", "change": change}
+                "random_of": 1, "detail": "", "change": change, "reused": False,
+                "not_kept": None}
     return figures
 
 
@@ -110,12 +111,38 @@ def test_worker_processes_give_the_same_figures():
     reported = {1: [], 2: []}
 
     def figures(processes):
-        rows = gallery._all_figures(tasks, TINY, 1, processes, reported[processes].append)
+        rows = gallery._all_figures(tasks, TINY, 1, processes, reported[processes].append,
+                                    None, False)
         return {task: {key: value for key, value in row.items() if key != "seconds"}
                 for task, row in rows.items()}
     alone, pooled = figures(1), figures(2)
     assert list(alone) == [t.id for t in tasks] and all(r["passed"] for r in alone.values())
     assert pooled == alone
-    # progress: each task once as it finishes (in one process, in order)
-    assert reported[1] == [f"validated {t.id}" for t in tasks]
-    assert sorted(reported[2]) == sorted(reported[1])
+    # progress: each task once, in order
+    assert reported[1] == reported[2] == [f"validated {t.id}" for t in tasks]
+
+
+def test_the_reports_tasks_validate_kept_are_reused(tmp_path, monkeypatch, capsys):
+    """``tasks validate`` keeps its reports (llm_eval/tasks/report_cache.py); the gallery of
+    the same tasks at the same effort shows them without validating again (the same figures
+    but the seconds), and says so; ``--no-cache`` validates again."""
+    from llm_eval.tasks import report_cache, validate
+    from llm_eval.tasks.store import all_tasks
+
+    monkeypatch.setenv(report_cache.ENV, str(tmp_path / "reports"))
+    tasks = [t for t in all_tasks(["easel"]) if t.family != "cd"]   # CD validation is slow
+    made = list(report_cache.validate_kept(tasks, TINY, 1, folder=report_cache.cache_dir()))
+    assert [(report.task, reused) for report, reused, _ in made] == [(t.id, False) for t in tasks]
+    monkeypatch.setattr(validate, "validate_task", lambda task, effort: 1 / 0)
+    reported: list[str] = []
+    rows = gallery._all_figures(tasks, TINY, 1, 1, reported.append, report_cache.cache_dir(),
+                                False)
+    assert reported == [f"reused the kept report of {t.id}" for t in tasks]
+    assert all(row["passed"] and row["reused"] for row in rows.values())
+    assert rows["easel-planning"]["random_of"] == TINY.rollouts
+    options = {}
+    monkeypatch.setattr(gallery, "build_gallery",
+                        lambda directory, **o: options.update(o) or tmp_path / "index.html")
+    assert main(["worlds", "--gallery", str(tmp_path), "--world", "easel", "--no-cache"]) == 0
+    assert options["refresh"] and options["cache"] == tmp_path / "reports"
+    assert main(["worlds", "--no-cache"]) == 2
