@@ -31,8 +31,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # the agents; the dice (a world's generator redrawn; the dice-blind planner uses the
     # agents' search, the simulator the redraws)
     ("agents", "tasks.dice"),
-    # building and checking tasks, which plays episodes with the agents
-    ("tasks.cd", "tasks.validate", "tasks.generate", "tasks.autumnbench_import"),
+    # building and checking tasks, which plays episodes with the agents, and the reports kept
+    ("tasks.cd", "tasks.validate", "tasks.report_cache", "tasks.generate",
+     "tasks.autumnbench_import"),
     # sweeps, replay, the provider check; the statistics a price estimate uses
     ("sweep", "replay", "probe", "analysis.stats", "analysis.data"),
     # analysis, then the report and the demo
