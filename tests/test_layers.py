@@ -13,9 +13,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 LAYERS: tuple[tuple[str, ...], ...] = (
-    # foundations: errors, quoting, atomic files, argument types, worker processes, the
+    # foundations: errors, quoting, atomic files, cache folders, argument types, worker processes, the
     # garbage collector's settings
-    ("llm_eval", "errors", "quoting", "lazy", "atomic", "argtypes", "bounded_yaml",
+    ("llm_eval", "errors", "quoting", "lazy", "atomic", "cachedirs", "argtypes", "bounded_yaml",
      "sdk_versions", "parallel", "seeds", "vocabulary", "gcpolicy"),
     # the interpreter; prices; the run store
     ("autumn", "pricing", "runstore"),

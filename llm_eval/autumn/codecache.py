@@ -32,6 +32,8 @@ import tempfile
 import types
 from pathlib import Path
 
+from ..cachedirs import cache_folder
+
 __all__ = ["ENV", "compile_function", "cache_dir"]
 
 ENV = "LLM_EVAL_CODE_CACHE"
@@ -41,13 +43,7 @@ _broken_dirs: set[Path] = set()    # folders this process failed to write: not t
 
 def cache_dir() -> Path | None:
     """The cache folder (None when ``LLM_EVAL_CODE_CACHE=off``)."""
-    chosen = os.environ.get(ENV, "")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "llm_eval" / "code"
+    return cache_folder(ENV, "code")
 
 
 def compile_function(source: str, filename: str) -> types.CodeType:

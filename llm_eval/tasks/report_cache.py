@@ -25,13 +25,13 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-import os
 import sys
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 from ..atomic import write_atomic
+from ..cachedirs import cache_folder
 from ..errors import LlmEvalError
 from ..worlds import world_spec
 from .validate import Check, Effort, TaskReport
@@ -49,13 +49,7 @@ class ReportCacheError(LlmEvalError):
 
 def cache_dir() -> Path | None:
     """The cache folder (None when ``LLM_EVAL_REPORT_CACHE=off``)."""
-    chosen = os.environ.get(ENV, "")
-    if chosen == "off":
-        return None
-    if chosen:
-        return Path(chosen)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "llm_eval" / "reports"
+    return cache_folder(ENV, "reports")
 
 
 @functools.cache
