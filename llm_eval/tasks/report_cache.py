@@ -5,7 +5,7 @@ A report is a pure function of its task, the programs the task runs, the checks'
 effort (``validate.py``: every random choice is seeded), so it can be kept like a compiled file.
 Validating the whole shipped suite takes minutes of CPU; an author who edits one world's program
 or task files waits only for that world's tasks, and a ``tasks validate`` interrupted part way
-keeps the reports it finished.
+keeps the reports it had printed.
 
 - **Key**: the SHA-256 of the task's file as JSON, the texts of the world's program and
   metadata and (a change-detection task) of its modified program, the effort's fields, the

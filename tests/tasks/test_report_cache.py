@@ -156,3 +156,14 @@ def test_a_report_that_cannot_be_kept_is_said_and_still_printed(tmp_path, counte
     code, out, err = _validate(capsys, "easel")
     assert code == 0 and "easel-cd (cd): PASS" in out and "3 tasks: 3 passed" in out
     assert err.count("report not kept in") == 3 and "easel-mfp's report" in err
+
+
+def test_a_run_stopped_part_way_keeps_the_reports_it_gave(cache, counted):
+    tasks = all_tasks(["easel"])
+    run = report_cache.validate_kept(tasks, FULL, 1, folder=cache)
+    assert [next(run)[0].task, next(run)[0].task] == [tasks[0].id, tasks[1].id]
+    run.close()   # a Ctrl-C in the middle
+    assert len(list(cache.glob("*.json"))) == 2
+    counted.clear()
+    again = list(report_cache.validate_kept(tasks, FULL, 1, folder=cache))
+    assert counted == [tasks[2].id] and [reused for _, reused, _ in again] == [True, True, False]
