@@ -6,7 +6,8 @@ test tiers.
 
     python benchmarks/speed.py                    # machine, loads, saved states, interpreter,
                                                   # import and checks
-    python benchmarks/speed.py --suite            # + the whole of suite v1 validated (minutes)
+    python benchmarks/speed.py --suite            # + the whole of suite v1 validated (minutes),
+                                                  #   cold and again through the report cache
     python benchmarks/speed.py --tests            # + the README's test command and CI's slow share
     python benchmarks/speed.py --sections load interpreter --json
 
@@ -149,7 +150,7 @@ def validation(suite: bool, tasks: list[str] | None) -> dict:
     if tasks:
         args += ["--tasks", *tasks]
     if suite:
-        args.append("--suite")
+        args += ["--suite", "--cache"]   # cold (through an empty report cache), then reused
     return json.loads(_run(args)[0])
 
 
@@ -230,6 +231,11 @@ def main(argv=None) -> int:
             print(f"suite {s['suite']} ({s['tasks']} tasks, planning redraws "
                   f"{s['planning_redraws']}): {s['wall']} s wall on {s['processes']} "
                   "processes")
+            c = s["cache"]
+            print(f"the same again through the report cache: {c['warm_wall']} s wall "
+                  f"({c['warm_reused']} reused); after an edit to {c['edited_world']}: "
+                  f"{c['edited_wall']} s wall ({c['edited_reused']} reused); the same "
+                  f"reports: {c['same_reports']}")
     for name, t in result.get("tests", {}).items():
         print(f"{name}: {t['wall']} s wall, {t['cpu']} s cpu ({t['summary']})")
     print(f"load after: {' '.join(f'{x:.2f}' for x in result['load_after'])}")
