@@ -57,15 +57,16 @@ def map_in_order(function, items, processes: int = 1, first=None, finished=None)
     ``processes`` worker processes (1: here, one after the other). For pure functions of their
     item (a validation, a task's figures): the results are the same wherever they are computed.
     ``first(item)`` true starts that item before the others (the longest ones, so that no core
-    waits on one at the end); ``finished(item)`` is called as each item's result is ready, in
-    the order they finish (for progress); ``function`` must be a module-level function or a
+    waits on one at the end); ``finished(item, result)`` is called as each item's result is
+    ready, in the order they finish (for progress; not for an item whose function raised,
+    which the iteration raises); ``function`` must be a module-level function or a
     partial of one."""
     items = list(items)
     if processes <= 1 or len(items) <= 1:
         for item in items:
             result = function(item)
             if finished is not None:
-                finished(item)
+                finished(item, result)
             yield result
         return
     order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
@@ -83,7 +84,7 @@ def map_in_order(function, items, processes: int = 1, first=None, finished=None)
                 future.cancel()
 
 
-def _report_finished(finished: Callable[[Any], object], item: Any, done: Future) -> None:
-    """``finished(item)`` once its future is done, unless it was cancelled."""
-    if not done.cancelled():
-        finished(item)
+def _report_finished(finished: Callable[[Any, Any], object], item: Any, done: Future) -> None:
+    """``finished(item, result)`` once its future is done, unless it was cancelled or raised."""
+    if not done.cancelled() and done.exception() is None:
+        finished(item, done.result())

@@ -160,15 +160,16 @@ def _all_figures(tasks, effort, random_episodes: int, processes: int,
 
     compute = partial(task_figures, effort=effort, random_episodes=random_episodes,
                       cache=cache, refresh=refresh)
-    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd")
-    figures = {}
-    for task, row in zip(tasks, rows):
-        figures[task.id] = row
+
+    def finished(task, row: dict[str, Any]) -> None:
         if progress is not None:
             progress(f"{'reused the kept report of' if row['reused'] else 'validated'} "
                      f"{task.id}" + (f" (report not kept in {cache}: {row['not_kept']})"
                                      if row["not_kept"] else ""))
-    return figures
+
+    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd",
+                        finished=None if progress is None else finished)
+    return {task.id: row for task, row in zip(tasks, rows)}
 
 
 def build_gallery(directory: str | Path, *, worlds: Sequence[str] | None = None,

@@ -118,8 +118,9 @@ def test_worker_processes_give_the_same_figures():
     alone, pooled = figures(1), figures(2)
     assert list(alone) == [t.id for t in tasks] and all(r["passed"] for r in alone.values())
     assert pooled == alone
-    # progress: each task once, in order
-    assert reported[1] == reported[2] == [f"validated {t.id}" for t in tasks]
+    # progress: each task once as it finishes (in one process, in order)
+    assert reported[1] == [f"validated {t.id}" for t in tasks]
+    assert sorted(reported[2]) == sorted(reported[1])
 
 
 def test_the_reports_tasks_validate_kept_are_reused(tmp_path, monkeypatch, capsys):
