@@ -71,7 +71,8 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         code, fname, recipes = cached
         glob = _base_globals(comp.rt)
         for name, recipe in recipes:
-            glob[name] = _build(recipe, comp)
+            glob[name] = _LazyVar(comp, recipe[1], glob, name) if recipe[0] == "var" \
+                else _build(recipe, comp)
         return types.FunctionType(code, glob, fname)
     if len(_FUSED) > _FUSED_MAX:
         _FUSED.clear()
@@ -128,6 +129,27 @@ def _deeper_than(root: S.Node, limit: int) -> bool:
 _FUSED: dict = {}
 _FUSED_MAX = 50_000
 _NOT_FUSED = object()
+
+
+class _LazyVar:
+    """A generated function's fallback lookup of a variable (the scope walk it takes when the
+    fast paths miss), compiled on its first call, which then puts the compiled closure in its
+    place among the function's globals. Most of these are never called (the name is always
+    found in the global table or an inlined scope), and compiling them all was most of a
+    program's reload (every reset of a new world): one closure per variable read. Compiling
+    a variable can neither fail nor change the runtime (``Compiler.c_Var``), and a name that
+    became local since the load is walked either way, so when it is compiled makes no
+    difference to what it returns."""
+
+    __slots__ = ("comp", "node", "glob", "name")
+
+    def __init__(self, comp: "Compiler", node: S.Var, glob: dict, name: str) -> None:
+        self.comp, self.node, self.glob, self.name = comp, node, glob, name
+
+    def __call__(self, env):
+        compiled = self.comp.compile_closure(self.node)
+        self.glob[self.name] = compiled
+        return compiled(env)
 
 
 def _build(recipe: tuple, comp: "Compiler"):
@@ -197,6 +219,14 @@ class _Generator(CallEmitter):
     def closure(self, node: S.Node) -> str:
         """A global holding ``node`` compiled for this load."""
         return self._global(self.comp.compile_closure(node), ("closure", node))
+
+    def fallback(self, node: S.Var) -> str:
+        """A global holding the variable's lookup for the path that is taken only when the
+        fast ones miss, compiled when first called (``_LazyVar``)."""
+        name = f"o{len(self.globals)}"
+        self.globals[name] = _LazyVar(self.comp, node, self.globals, name)
+        self.recipes.append((name, ("var", node)))
+        return name
 
     def flag(self, name: str) -> str:
         """The load's 'still only a global' flag of ``name``."""
@@ -268,7 +298,7 @@ class _Generator(CallEmitter):
     def var(self, node: S.Var) -> str:
         comp = self.comp
         name = self.const(node.name)
-        walk = self.closure(node)
+        walk = self.fallback(node)
         t = self.temp()
         if node.name in comp.local_names:
             # the scope chain, innermost first: inlined bodies' parameters (known here),

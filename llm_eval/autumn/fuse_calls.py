@@ -129,7 +129,9 @@ class CallEmitter:
         comp = self.comp
         fname = node.fn.name
         n = len(node.args)
-        callee = self.closure(node.fn)
+        # Position's constructor is looked up every time; any other callee only when it is not
+        # the global table's
+        callee = self.closure(node.fn) if fname == "Position" else self.fallback(node.fn)
         flag = self.flag(fname)
         name = self.const(fname)
         f, c, t = self.temp(), self.temp(), self.temp()

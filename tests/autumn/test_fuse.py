@@ -200,3 +200,75 @@ def test_generated_code_never_contains_program_text():
     assert any("Scope(" in s or "g.get(" in s for s in fuse._CODE_CACHE)
     for source in set(fuse._CODE_CACHE) | new:
         assert marker_name not in source and "__import__" not in source
+
+
+
+LAZY_LOOKUP = """(program
+  (= GRID_SIZE 4)
+  (= k 1)
+  (= bump (--> q (+ q k)))
+  (= x (initnext 0 (bump (prev x))))
+  (object Dot (Cell 0 0 "red"))
+  (= dot (Dot (Position 1 1))))"""
+
+
+@pytest.fixture
+def variables_compiled(monkeypatch) -> list[tuple[str, str]]:
+    """(variable, the function that asked for its compiled lookup) for each one compiled."""
+    import sys
+
+    from llm_eval.autumn.compiler import Compiler
+
+    compiled: list[tuple[str, str]] = []
+    real = Compiler.c_Var
+
+    def c_var(self, node):
+        # the caller of compile_closure: the generator, a reload's rebuild, or a lazy lookup
+        compiled.append((node.name, sys._getframe(2).f_code.co_name))
+        return real(self, node)
+    monkeypatch.setattr(Compiler, "c_Var", c_var)
+    return compiled
+
+
+def test_a_reload_compiles_no_variable_lookup_until_one_is_taken(variables_compiled):
+    """A generated function's fallback lookups (the scope walk taken when a name is not found
+    on the fast path) are compiled when first called: neither the program's first load nor a
+    reload (every new world of a bundled program) compiles any of them, and stepping, where
+    every name is found on the fast path, none either."""
+    Interpreter().run_script(LAZY_LOOKUP, seed=1)     # the program's code is generated once
+    first = list(variables_compiled)
+    variables_compiled.clear()
+    it = Interpreter()
+    it.run_script(LAZY_LOOKUP, seed=1)
+    for _ in range(3):
+        it.step()
+    assert it.evaluate_to_string("x") == "(3: N)"
+    # (Position's constructor is looked up at every call: compiled with the code)
+    fallbacks = [c for c in first + variables_compiled if c[0] != "Position"]
+    assert not [c for c in fallbacks if c[1] in ("closure", "_build", "__call__")]
+
+
+@pytest.mark.parametrize("reload", [False, True], ids=["first load", "reload"])
+def test_a_lookup_first_taken_after_its_name_became_local_agrees_with_the_closures(
+        reload, variables_compiled):
+    """An evaluated expression that binds ``k`` makes it a possibly local name: the fused code
+    stops reading it from the global table and takes its fallback lookup, compiled only now;
+    the values are the closure compiler's, step by step."""
+    if reload:
+        Interpreter().run_script(LAZY_LOOKUP, seed=1)
+    seen = {}
+    for fusion in (True, False):
+        it = Interpreter(fusion=fusion)
+        it.run_script(LAZY_LOOKUP, seed=1)
+        it.step()
+        values = [it.evaluate_to_string("x"),
+                  it.evaluate_to_string("let (= k 10) (bump 0)")]
+        for _ in range(3):
+            it.step()
+            values.append(it.evaluate_to_string("x"))
+        seen[fusion] = values
+        if fusion:
+            # the lazy lookup was taken at each step, and compiled at the first only
+            assert variables_compiled.count(("k", "__call__")) == 1
+    assert seen[True] == seen[False]
+    assert seen[True] == ["(1: N)", "(10: N)", "(11: N)", "(21: N)", "(31: N)"]
