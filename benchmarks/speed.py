@@ -79,7 +79,11 @@ start = time.process_time()
 from llm_eval.worlds import make_world
 imported = time.process_time()
 world = make_world(sys.argv[1]); world.reset()
-print(json.dumps({"import": imported - start, "first_load": time.process_time() - imported}))
+loaded = time.process_time()
+for _ in range(10):          # new worlds of the same program: what each episode, task check or
+    make_world(sys.argv[1]).reset()     # test of a long-lived process pays
+print(json.dumps({"import": imported - start, "first_load": loaded - imported,
+                  "reload": (time.process_time() - loaded) / 10}))
 """
 
 
@@ -114,7 +118,8 @@ def machine() -> dict:
 
 def first_loads(worlds: tuple[str, ...]) -> dict:
     """A new process's import of the worlds and first load of one, with the code cache empty
-    (a folder of its own) and then filled by that run."""
+    (a folder of its own) and then filled by that run; and the mean of ten more new worlds of
+    the same program in that process (a reload: the generated code is kept)."""
     out: dict = {}
     for world in worlds:
         with tempfile.TemporaryDirectory() as cache:
@@ -123,7 +128,8 @@ def first_loads(worlds: tuple[str, ...]) -> dict:
                     for _ in range(2)]
         out[world] = {"cold_cache": round(runs[0]["first_load"], 3),
                       "warm_cache": round(runs[1]["first_load"], 3),
-                      "import": round(runs[1]["import"], 3)}
+                      "import": round(runs[1]["import"], 3),
+                      "reload": round(runs[1]["reload"], 4)}
     return out
 
 
@@ -208,7 +214,8 @@ def main(argv=None) -> int:
               f"{' '.join(f'{x:.2f}' for x in m['load'])}")
     for world, t in result.get("first_load", {}).items():
         print(f"first load of {world} in a new process: {t['cold_cache']} s cpu with the code "
-              f"cache empty, {t['warm_cache']} s with it filled (import {t['import']} s)")
+              f"cache empty, {t['warm_cache']} s with it filled (import {t['import']} s); "
+              f"each new world of it after that: {t['reload']} s")
     for world, t in result.get("states", {}).items():
         print(f"one search node in {world} (restore, tick, frame, state_key, save): "
               f"{t['shared']} ms cpu sharing the saved values, {t['copied']} ms copying them "
