@@ -16,8 +16,9 @@ episode in flight (about 130 MiB each, started cold; ``benchmarks/ray_sweep.py``
 
 One place counts what the cluster spends and whether it must stop: a ``RunControl`` actor on
 the driver's node, created per run. Workers report each model call's cost to it (``record``,
-fire and forget: Ray runs one caller's actor calls in order, so a worker's next question sees
-its last report). A paid job's episode asks it before every observation, so before every
+waited for: Ray does not promise to run an async actor's calls in the order one caller sent
+them, so a report left in flight could be overtaken by the next question, which then would not
+count that call; a round trip per model call is nothing beside the call). A paid job's episode asks it before every observation, so before every
 model call (``stop_reason``: the user's stop, or the spend cap reached by the whole cluster's
 live spend); a job of a free provider (the local agents, replays) only needs the user's stop:
 asked once as its episode starts, then heard through one pending ``wait_stopped`` call per
@@ -304,13 +305,18 @@ def play_job(job: Job, spec: Sweep, transcript: str, run_id: str, control: Contr
     """The Ray task: play ``job`` into ``transcript`` (a path on the shared run directory)
     with ``execute`` (``execute_job``), its calls reported to and its stops asked of
     ``control``. The Ray worker runs the collector as our own processes do (``gcpolicy``)."""
+    import ray
+
     tune_collector()
     job_id = job.id
 
     def on_call(record: dict[str, Any]) -> None:
         usd = call_cost(record)
         if usd:
-            control.record.remote(job_id, usd)
+            # waited for: an async actor runs one caller's calls in no promised order, so a
+            # report sent and not waited for could reach the control after the question
+            # before the next call (which would then not see this call's spend)
+            ray.get(control.record.remote(job_id, usd))
 
     return execute(job, spec, Path(transcript), run_id=run_id,
                    stop=_stop_hook(control, token, paid), on_call=on_call)

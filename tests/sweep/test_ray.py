@@ -288,6 +288,39 @@ def _capped(fake: FakeProvider, cap: float, seeds: list[int]) -> Sweep:
         "adapter_options": {MODEL: {"base_url": fake.base_url + "/v1", "timeout": 2.0}}})
 
 
+def test_a_calls_cost_is_counted_before_the_workers_next_question(ray_cluster):
+    """A worker reports each model call's cost to the run's control and asks it before the
+    next call whether to stop. Ray does not promise to run an async actor's calls in the
+    order one caller sent them: here the control takes half a second to count a report, so a
+    question sent without waiting for the report would be answered before the call is
+    counted, and a second call would go out past the cap (as it once did on a loaded
+    machine)."""
+    import asyncio
+    from types import SimpleNamespace
+
+    from llm_eval.sweep.ray_executor import RunControl, play_job
+    from llm_eval.sweep.spend import spend_cap_reached
+
+    class SlowToCount(RunControl):
+        async def record(self, job: str, usd: float) -> None:
+            await asyncio.sleep(0.5)
+            await super().record(job, usd)
+
+    control = ray_cluster.remote(SlowToCount).options(
+        num_cpus=0, max_concurrency=10_000).remote(0.0, 0.001)
+    answers = []
+
+    def execute(job, spec, transcript, *, run_id, stop, on_call):
+        assert stop() is None                        # nothing spent yet
+        on_call({"cost": {"usd": 0.002}})            # a call that costs more than the cap
+        answers.append(stop())                       # asked before the next call
+        return "done"
+
+    assert play_job(SimpleNamespace(id="job-1"), None, "unused", "run", control, "token",
+                    True, execute) == "done"
+    assert answers == [spend_cap_reached(0.001)]
+
+
 def test_the_spend_cap_holds_across_the_cluster(tmp_path, ray_cluster):
     actions = reference_actions("hunters", "mfp")
     with FakeProvider() as fake:
