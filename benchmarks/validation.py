@@ -4,6 +4,7 @@ import`` spend their time (issue 35).
     python benchmarks/validation.py                      # import, per-check times, one redraw
     python benchmarks/validation.py --suite              # + the whole suite (long: 8+ minutes)
     python benchmarks/validation.py --suite --cache      # the suite through the report cache
+    python benchmarks/validation.py --suite --per-check  # the suite's CPU by check and family
     python benchmarks/validation.py --tasks beehive-cd warehouse-planning
     python benchmarks/validation.py --json
 
@@ -18,7 +19,10 @@ Figures:
   by ``validate_in_processes`` on ``--processes`` workers (default: every core), the planning
   redraws left out unless ``--redraws``; with ``--cache``, through the report cache
   (llm_eval/tasks/report_cache.py) in an empty temporary folder, then a second time (every
-  report reused), then after deleting one world's entries (what an edit to it does).
+  report reused), then after deleting one world's entries (what an edit to it does); with
+  ``--per-check``, instead of the wall time, the CPU seconds of every check of every task (the
+  per-check figures above, for the whole suite, a task per unit of work over the processes),
+  summed by check and by family, and the costliest tasks: where the suite's time goes.
 
 Times are CPU seconds of this process (``time.process_time``) except where it says wall; the
 machine's load (``os.getloadavg``) is printed beside them, as other work shares the cores.
@@ -166,6 +170,44 @@ def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False) -
                       "same_reports": reports == again == after_edit}}
 
 
+def _checks_of(args: tuple[str, str]) -> dict:
+    """``check_times`` of one task in a worker process (the collector tuned as ours run)."""
+    from llm_eval import gcpolicy
+
+    gcpolicy.tune()
+    return check_times([args[0]], args[1])
+
+
+def suite_checks(suite: str, processes: int) -> dict:
+    """Every check's CPU seconds on every task of ``suite`` (full effort, no planning redraws),
+    summed by check and by family, with the ten costliest tasks."""
+    from llm_eval.parallel import map_in_order
+    from llm_eval.tasks.store import all_tasks
+
+    ids = [t.id for t in all_tasks(suite=suite)]
+    start = time.perf_counter()
+    per_task: dict = {}
+    for part in map_in_order(_checks_of, [(i, suite) for i in ids], processes):
+        per_task.update(part)
+    by_check: dict[str, float] = {}
+    by_family: dict[str, float] = {}
+    for tid, t in per_task.items():
+        family = tid.rpartition("-")[2]
+        by_family[family] = by_family.get(family, 0.0) + t["total"]
+        for name, cpu in t["checks"].items():
+            by_check[name] = by_check.get(name, 0.0) + cpu
+
+    def ranked(d: dict) -> dict:
+        return {k: round(v, 1) for k, v in sorted(d.items(), key=lambda kv: -kv[1])}
+
+    costliest = sorted(per_task.items(), key=lambda kv: -kv[1]["total"])[:10]
+    return {"suite": suite, "tasks": len(per_task), "processes": processes,
+            "wall": round(time.perf_counter() - start, 1),
+            "cpu": round(sum(t["total"] for t in per_task.values()), 1),
+            "by_family": ranked(by_family), "by_check": ranked(by_check),
+            "costliest": dict(costliest)}
+
+
 # the world whose entries the cache figure deletes: the costliest to validate (suite v1)
 EDITED = "wildfire"
 
@@ -181,6 +223,9 @@ def main(argv=None) -> int:
     parser.add_argument("--cache", action="store_true",
                         help="with --suite: through the report cache (cold, then every report "
                         "reused, then one world edited)")
+    parser.add_argument("--per-check", action="store_true",
+                        help="with --suite: every check's CPU on every task, summed by check "
+                        "and by family (instead of the wall time)")
     parser.add_argument("--collector", choices=("ours", "python"), default="ours",
                         help="the garbage collector's thresholds: llm_eval's (gcpolicy, as the "
                         "command line runs) or Python's defaults, for a before/after")
@@ -198,7 +243,10 @@ def main(argv=None) -> int:
               "import": import_times(),
               "checks": check_times(args.tasks, args.suite_name),
               "redraw": redraw_time(args.suite_name)}
-    if args.suite:
+    if args.suite and args.per_check:
+        result["suite_checks"] = suite_checks(args.suite_name,
+                                              args.processes or default_processes())
+    elif args.suite:
         result["suite"] = suite_time(args.suite_name, args.processes or default_processes(),
                                      args.redraws, args.cache)
     result["load_after"] = _load()
@@ -216,6 +264,17 @@ def main(argv=None) -> int:
     r = result["redraw"]
     print(f"reachable_without_dice, one redraw of {r['task']}: {r['cpu']} s cpu "
           f"(reached {r['reached']} at step {r['step']}, {r['searches']} searches)")
+    if "suite_checks" in result:
+        s = result["suite_checks"]
+        print(f"suite {s['suite']}, every check of its {s['tasks']} tasks: {s['cpu']} s cpu "
+              f"({s['wall']} s wall on {s['processes']} processes)")
+        for title, key in (("by family", "by_family"), ("by check", "by_check")):
+            print(f"  {title}: " + ", ".join(f"{k.removeprefix('check_')} {v}"
+                                             for k, v in s[key].items() if v >= 0.1))
+        for tid, t in s["costliest"].items():
+            parts = ", ".join(f"{k.removeprefix('check_')} {v}"
+                              for k, v in list(t["checks"].items())[:3])
+            print(f"  {tid}: {t['total']} s cpu ({parts})")
     if "suite" in result:
         s = result["suite"]
         print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "

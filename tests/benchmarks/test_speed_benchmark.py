@@ -22,6 +22,8 @@ def test_the_speed_benchmark_measures_loads_and_the_interpreter():
     load = result["first_load"]["warehouse"]
     # the code cache filled by the first process spares the second its compiling
     assert 0 < load["warm_cache"] < load["cold_cache"]
+    # and a new world of the same program in that process reuses its generated code
+    assert 0 < load["reload"] < load["warm_cache"]
     life = result["interpreter"]["life"]
     assert life["steps_per_s"] > 0 and life["reference"] == 90.0
     node = result["states"]["relay"]

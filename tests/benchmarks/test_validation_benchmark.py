@@ -1,0 +1,35 @@
+"""benchmarks/validation.py's whole-suite profile (``--suite --per-check``) adds up what each
+check of each task costs: here over two small tasks (the suite itself takes minutes)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _benchmark():
+    spec = importlib.util.spec_from_file_location("validation_benchmark",
+                                                  REPO / "benchmarks" / "validation.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_per_check_profile_sums_every_check_of_every_task(monkeypatch):
+    from llm_eval.tasks import store
+
+    bench = _benchmark()
+    chosen = [store.load_task("wander", "mfp", "v1"), store.load_task("automaton", "mfp", "v1")]
+    monkeypatch.setattr(store, "all_tasks", lambda suite: chosen)
+    out = bench.suite_checks("v1", 1)
+    assert out["tasks"] == 2 and set(out["costliest"]) == {"wander-mfp", "automaton-mfp"}
+    per_task = out["costliest"]
+    assert out["cpu"] == round(sum(t["total"] for t in per_task.values()), 1) > 0
+    assert out["by_family"] == {"mfp": out["cpu"]}
+    # each check's figure is the sum of its per-task figures, and none is made up
+    for name, cpu in out["by_check"].items():
+        assert name in bench.CHECKS
+        assert cpu == round(sum(t["checks"].get(name, 0.0) for t in per_task.values()), 1)
+    assert out["by_check"] and "check_trigger" not in out["by_check"]   # a CD check: not run
