@@ -18,12 +18,13 @@ One place counts what the cluster spends and whether it must stop: a ``RunContro
 the driver's node, created per run. Workers report each model call's cost to it (``record``,
 waited for: Ray does not promise to run an async actor's calls in the order one caller sent
 them, so a report left in flight could be overtaken by the next question, which then would not
-count that call; a round trip per model call is nothing beside the call). A paid job's episode asks it before every observation, so before every
-model call (``stop_reason``: the user's stop, or the spend cap reached by the whole cluster's
-live spend); a job of a free provider (the local agents, replays) only needs the user's stop:
-asked once as its episode starts, then heard through one pending ``wait_stopped`` call per
-worker process, looked at (``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The
-driver's stop event (Ctrl-C) is mirrored into the actor; the driver's spend meter reads it.
+count that call; a round trip per model call is nothing beside the call). A paid job's
+episode asks it before every observation, so before every model call (``stop_reason``: the
+user's stop, or the spend cap reached by the whole cluster's live spend); a job of a free
+provider (the local agents, replays) only needs the user's stop: asked once as its episode
+starts, then heard through one pending ``wait_stopped`` call per worker process, looked at
+(``ray.wait``, no round trip) at most every ``STOP_POLL_S``. The driver's stop event (Ctrl-C)
+is mirrored into the actor; the driver's spend meter reads it.
 
 A job whose worker dies (``WorkerCrashedError``; its host actor: ``RayActorError``, and Ray
 restarts the host; its node: ``NodeDiedError``, the raylet, the result lost) comes back as
