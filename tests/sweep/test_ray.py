@@ -316,8 +316,11 @@ def test_a_calls_cost_is_counted_before_the_workers_next_question(ray_cluster):
         answers.append(stop())                       # asked before the next call
         return "done"
 
-    assert play_job(SimpleNamespace(id="job-1"), None, "unused", "run", control, "token",
-                    True, execute) == "done"
+    try:
+        assert play_job(SimpleNamespace(id="job-1"), None, "unused", "run", control, "token",
+                        True, execute) == "done"
+    finally:
+        ray_cluster.kill(control)    # the session's cluster keeps no actor of this test
     assert answers == [spend_cap_reached(0.001)]
 
 
