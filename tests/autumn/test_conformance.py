@@ -16,7 +16,6 @@ built from that JSON as in docs/spec/autumn.md 10.3), otherwise ``render_frame()
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import re
@@ -25,6 +24,7 @@ from typing import Any
 
 import pytest
 import yaml
+from scripts import load_script
 
 HERE = Path(__file__).resolve().parent
 CASES_FILE = HERE / "conformance" / "cases.yaml"
@@ -93,10 +93,7 @@ def test_cases_yaml_matches_spec() -> None:
     spec = _find_spec()
     if spec is None:
         pytest.skip("AUTUMN.md not found (set AUTUMN_SPEC to its path)")
-    mod_spec = importlib.util.spec_from_file_location("extract_cases", EXTRACTOR)
-    assert mod_spec and mod_spec.loader
-    mod = importlib.util.module_from_spec(mod_spec)
-    mod_spec.loader.exec_module(mod)
+    mod = load_script(EXTRACTOR, "extract_cases")
     fresh = mod.dump(mod.extract(spec.read_text(encoding="utf-8")))
     assert fresh == CASES_FILE.read_text(encoding="utf-8"), (
         f"cases.yaml is stale; regenerate: python {EXTRACTOR.relative_to(HERE.parent.parent)} {spec}"

@@ -3,18 +3,11 @@ on a small planted one."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
+from scripts import REPO, load_script
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("import_graph",
-                                                  REPO / "benchmarks" / "import_graph.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "benchmarks" / "import_graph.py", "import_graph")
 
 
 def test_this_checkout_has_no_upward_import_and_every_module_placed(capsys):

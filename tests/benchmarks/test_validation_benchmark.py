@@ -3,18 +3,11 @@ check of each task costs: here over two small tasks (the suite itself takes minu
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
-REPO = Path(__file__).resolve().parents[2]
+from scripts import REPO, load_script
 
 
 def _benchmark():
-    spec = importlib.util.spec_from_file_location("validation_benchmark",
-                                                  REPO / "benchmarks" / "validation.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "benchmarks" / "validation.py", "validation_benchmark")
 
 
 def test_the_per_check_profile_sums_every_check_of_every_task(monkeypatch):

@@ -5,10 +5,10 @@ form, then JSON actions with sequence numbers and the episode's CSRF token)."""
 from __future__ import annotations
 
 import functools
-import importlib.util
 import re
 from pathlib import Path
 
+from scripts import load_script
 from starlette.testclient import TestClient
 
 from llm_eval.serve.app import ServeSettings, create_app
@@ -20,11 +20,7 @@ TESTS = Path(__file__).resolve().parents[1]
 def _agent_tests():
     """The agents' hidden-text test module, for its ``_hidden_needles`` (one definition of
     what counts as hidden text for agents and for people alike)."""
-    spec = importlib.util.spec_from_file_location(
-        "agents_test_llm_agent_for_serve", TESTS / "agents" / "test_llm_agent.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(TESTS / "agents" / "test_llm_agent.py", "agents_test_llm_agent_for_serve")
 
 
 def hidden_needles(task) -> set[str]:

@@ -20,6 +20,7 @@ import pytest
 ray = pytest.importorskip("ray", reason="ray is not installed (pip install 'llm-eval[ray]')")
 
 from fake_provider import FakeProvider  # noqa: E402  (tests/sweep/conftest.py)
+from scripts import REPO, load_script  # noqa: E402
 from test_llm_jobs import MODEL, SECRET, reference_actions, reply  # noqa: E402
 from test_processes import CpuHog, StopAfterFirst  # noqa: E402
 from tiers import slow  # noqa: E402
@@ -227,13 +228,7 @@ def _fake_server_module():
     """benchmarks/scheduler.py: its loopback fake provider answers each request with a legal
     action chosen from the request alone (so concurrent episodes replay the same), after a
     set latency."""
-    import importlib.util
-
-    path = Path(__file__).resolve().parents[2] / "benchmarks" / "scheduler.py"
-    spec = importlib.util.spec_from_file_location("scheduler_bench", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(REPO / "benchmarks" / "scheduler.py", "scheduler_bench")
 
 
 @slow

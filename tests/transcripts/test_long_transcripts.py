@@ -8,20 +8,17 @@ from __future__ import annotations
 
 import gzip
 import hashlib
-import importlib.util
 import json
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 from llm_eval.replay import replay_transcript
 from llm_eval.transcripts import CAP_CHARS, TranscriptStream, read_transcript
 
 REPO = Path(__file__).resolve().parents[2]
-_spec = importlib.util.spec_from_file_location("transcript_bench",
-                                               REPO / "benchmarks" / "transcripts.py")
-bench = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(bench)
+bench = load_script(REPO / "benchmarks" / "transcripts.py", "transcript_bench")
 
 
 def canonical_hash(request: dict) -> str:
