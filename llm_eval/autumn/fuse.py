@@ -71,8 +71,7 @@ def fuse(comp: "Compiler", node: S.Node) -> Callable | None:
         code, fname, recipes = cached
         glob = _base_globals(comp.rt)
         for name, recipe in recipes:
-            glob[name] = _LazyVar(comp, recipe[1], glob, name) if recipe[0] == "var" \
-                else _build(recipe, comp)
+            glob[name] = _build(recipe, comp, glob, name)
         return types.FunctionType(code, glob, fname)
     if len(_FUSED) > _FUSED_MAX:
         _FUSED.clear()
@@ -152,10 +151,14 @@ class _LazyVar:
         return compiled(env)
 
 
-def _build(recipe: tuple, comp: "Compiler"):
+def _build(recipe: tuple, comp: "Compiler", glob: dict, name: str):
+    """The value of the global ``name`` of a generated function whose globals are ``glob``,
+    for this load, from its recipe."""
     kind = recipe[0]
     if kind == "value":
         return recipe[1]
+    if kind == "var":
+        return _LazyVar(comp, recipe[1], glob, name)
     if kind == "closure":
         return comp.compile_closure(recipe[1])
     if kind == "flag":
