@@ -209,17 +209,20 @@ def test_a_job_killed_after_its_episode_ended_is_recorded_not_rerun(tmp_path):
 
 
 def test_episodes_run_as_wide_as_the_provider_limit_allows(tmp_path):
-    import time
-
     from llm_eval.sweep import JobOutcome
 
     lock, running, peak = threading.Lock(), [0], [0]
+    all_in = threading.Event()
 
     def execute(job, spec, path, **kwargs):
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.3)
+            if running[0] == 36:
+                all_in.set()
+        # each job holds its slot until all 36 run at once (however slowly a loaded machine
+        # starts them); a scheduler that runs fewer lets them go after the wait instead
+        all_in.wait(timeout=20)
         with lock:
             running[0] -= 1
         return JobOutcome("done", score=0.0, raw_reward=0.0)
