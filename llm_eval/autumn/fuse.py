@@ -5,8 +5,10 @@ expression such as ``(if (& (>= ax 0) (< ax 16)) then (.. (at gen i) alive) else
 dozen Python calls per evaluation. Profiles of cellular automata and movement-heavy worlds
 show that those calls are most of a tick. This module generates, for a whole tree of
 operators, conditionals, field reads, variable reads and calls, one Python function with the
-operations inlined, and leaves every other node (``let``, lambdas, lists, assignments, cells)
-to the closure compiler as a *leaf* that the generated code calls.
+operations inlined (lets too, whose assignments walk the scope chain from the code's own
+scope without building the let's scope unless something needs it), and leaves every other
+node (lambdas, lists, assignments outside lets, cells) to the closure compiler as a *leaf*
+that the generated code calls.
 
 Safety: the generated code is built here from fixed templates and never contains program
 text. Every name, field and string of the program reaches the function as a constant in its
@@ -275,28 +277,61 @@ class _Generator(CallEmitter):
         return self.leaf(node)
 
     def let(self, node: S.Let) -> str:
-        """``(let e1 ... en)``: a new scope; assignments in it walk the chain (4.8)."""
+        """``(let e1 ... en)``: a new scope; assignments in it walk the chain (4.8). Its table
+        is made at once, its Scope only when something needs the chain (``env``)."""
         scope, table = self.temp(), self.temp()
         self.line(f"{table} = {{}}")
-        self.line(f"{scope} = Scope({table}, {self.env()})")
+        self.line(f"{scope} = None")
         self.frames.append(Let(scope, table))
         try:
             v = "None"
             for e in node.body:
                 if let_assign(e):
                     v = self.temp_of(self.expr(e.value))
-                    line = "None" if e.line is None else int(e.line)
-                    col = "None" if e.column is None else int(e.column)
-                    self.line("try:")
-                    self.line(f"    ASSIGN({scope}, {self.const(e.name)}, {v})")
-                    self.line("except AutumnError as e:")
-                    self.line(f"    raise e.locate({line}, {col})")
-                    self.after_call()
+                    self.let_assign(e, table, v)
                 else:
                     v = self.expr(e)
             return v
         finally:
             self.frames.pop()
+
+    def let_assign(self, e: S.Assign, table: str, v: str) -> None:
+        """``(= name v)`` in the innermost let, whose table is ``table``. When no scope of
+        this code between the let and ``env`` holds ``name`` (the let's table and enclosing
+        lets' tables, checked; inlined bodies' scopes hold only their parameters unless made,
+        then checked), the walk starts at ``env`` (``assign_in_let``) and nothing is made;
+        else every scope is made and the walk is ``assign``'s, as the chain has it."""
+        name = self.const(e.name)
+        line = "None" if e.line is None else int(e.line)
+        col = "None" if e.column is None else int(e.column)
+        enclosing = self.frames[:-1]
+        if any(fr.__class__ is Inlined and e.name in fr.params for fr in enclosing):
+            self.assign_through_chain(name, v, line, col)
+            return
+        held = [f"{name} in {table}"]
+        for fr in reversed(enclosing):
+            held.append(f"{name} in {fr.table}" if fr.__class__ is Let else
+                        f"({fr.scope} is not None and {name} in {fr.scope}.vars)")
+        self.line(f"if {' or '.join(held)}:")
+        self.open_block()
+        self.assign_through_chain(name, v, line, col)
+        self.close_block()
+        self.line("else:")
+        self.open_block()
+        self.line("try:")
+        self.line(f"    LET_ASSIGN(env, {name}, {v}, {table})")
+        self.line("except AutumnError as e:")
+        self.line(f"    raise e.locate({line}, {col})")
+        self.line("d = env.vars")   # the walk may have copied a borrowed scope's table
+        self.close_block()
+
+    def assign_through_chain(self, name: str, v: str, line, col) -> None:
+        scope = self.env()
+        self.line("try:")
+        self.line(f"    ASSIGN({scope}, {name}, {v})")
+        self.line("except AutumnError as e:")
+        self.line(f"    raise e.locate({line}, {col})")
+        self.after_call()
 
     def var(self, node: S.Var) -> str:
         comp = self.comp
@@ -322,8 +357,14 @@ class _Generator(CallEmitter):
             self.line(f"{t} = {value}")
         else:
             flag = self.flag(node.name)
-            self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else "
-                      f"{walk}({self.real_env()})")
+            if not self.in_let():
+                self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else {walk}(env)")
+            else:   # the let's scope is made only if the lookup needs it
+                self.line(f"if {flag}[0] and {name} in g: {t} = g[{name}]")
+                self.line("else:")
+                self.open_block()
+                self.line(f"{t} = {walk}({self.real_env()})")
+                self.close_block()
         return t
 
     def temp_of(self, v: str) -> str:
@@ -506,6 +547,7 @@ def _new_base_globals(rt) -> dict:
         "OVER_BUDGET": rt.over_budget, "FUNCS": FUNCTION_TYPES,
         "AT": rt.G.vars.get("at"), "UPDATE_OBJ": rt.G.vars.get("updateObj"),
         "POSITION": rt.types.get("Position"), "TYPES": rt.types, "ASSIGN": rt.assign,
+        "LET_ASSIGN": rt.assign_in_let,
         "COUNT_WORK": rt.count_work, "APPENDED": appended, "INFER_TAG": infer_tag,
     }
 

@@ -242,38 +242,61 @@ class Runtime:
                                      f"assigned a {_short(value)}")
 
     def assign(self, env: Scope, name: str, value) -> None:
+        """``(= name value)`` run in ``env`` (docs/spec/autumn.md 6.3): the nearest scope of
+        the chain that holds ``name`` gets the value; if none does, ``env`` does."""
         if name in self.annotations:
             self.check_annotation(name, value)
         s = env
-        G = self.G
         while s is not None:
             d = s.vars
             if name in d:
-                old = d[name]
-                if old is not value:
-                    self.check_type(name, old, value)
-                    frozen = self.frozen
-                    if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES \
-                            and value.ident != old.ident:
-                        if frozen is not None and id(value) in frozen:
-                            raise Thaw
-                        value.ident = old.ident
-                    if s.kind == SCOPE_BORROWED:
-                        s.vars = d = dict(d)
-                        s.kind = SCOPE_OBJECT
-                    elif frozen is not None and s is not G and id(d) in frozen:
-                        raise Thaw    # a saved cell's snapshot table (a render chain's link)
-                    d[name] = value
-                if s is G:
-                    self.updated.add(name)
+                self._assign_held(s, d, name, value)
                 return
             s = s.parent
-        if env is G:
+        if env is self.G:
             self.define_global(name, value)
         else:
             if self.frozen is not None and id(env.vars) in self.frozen:
                 raise Thaw        # a saved object's fields or cell's snapshot, as a scope
             env.vars[name] = value
+
+    def assign_in_let(self, env: Scope, name: str, value, table: dict) -> None:
+        """``assign`` of a let's ``(= name value)`` by the fused code, when neither the let's
+        table nor anything between it and ``env`` (the code's own scope) holds ``name``, as
+        the code checked: the walk goes on from ``env``, and ``name`` becomes the let's own
+        (``table``, made by this run of the let, so never part of a saved state) if no scope
+        holds it. The let's scope need not exist for this (the code makes it lazily)."""
+        if name in self.annotations:
+            self.check_annotation(name, value)
+        s = env
+        while s is not None:
+            d = s.vars
+            if name in d:
+                self._assign_held(s, d, name, value)
+                return
+            s = s.parent
+        table[name] = value
+
+    def _assign_held(self, s: Scope, d: dict, name: str, value) -> None:
+        """The assignment's value into ``s``, whose table ``d`` holds ``name``."""
+        old = d[name]
+        G = self.G
+        if old is not value:
+            self.check_type(name, old, value)
+            frozen = self.frozen
+            if value.__class__ in IDENTITY_TYPES and old.__class__ in IDENTITY_TYPES \
+                    and value.ident != old.ident:
+                if frozen is not None and id(value) in frozen:
+                    raise Thaw
+                value.ident = old.ident
+            if s.kind == SCOPE_BORROWED:
+                s.vars = d = dict(d)
+                s.kind = SCOPE_OBJECT
+            elif frozen is not None and s is not G and id(d) in frozen:
+                raise Thaw    # a saved cell's snapshot table (a render chain's link)
+            d[name] = value
+        if s is G:
+            self.updated.add(name)
 
     def set_global(self, name: str, value) -> None:
         """Assignment of a NEXT value to an existing global (no annotation check)."""

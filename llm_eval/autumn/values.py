@@ -11,6 +11,7 @@ interpreter.
 
 from __future__ import annotations
 
+import dis
 import itertools
 
 from ..errors import AutumnRuntimeError
@@ -21,7 +22,7 @@ __all__ = [
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
     "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
-    "Thaw", "relems",
+    "Thaw", "relems", "reads_scope",
 ]
 
 new_id = itertools.count(1).__next__
@@ -166,12 +167,38 @@ class Lambda:
 
 
 class Builtin:
-    __slots__ = ("name", "fn", "ident")
+    """A builtin function, called as ``fn(env, args)`` with the caller's scope. ``scopeless``:
+    ``fn`` never reads ``env``, so it can neither see nor change a variable of its caller's,
+    and the fused code calls it without making the scopes it keeps lazily (``reads_scope``)."""
+
+    __slots__ = ("name", "fn", "ident", "scopeless")
 
     def __init__(self, name: str, fn) -> None:
         self.name = name
         self.fn = fn
         self.ident = new_id()
+        self.scopeless = not reads_scope(fn)
+
+
+_SCOPE_READERS: dict = {}    # code object -> whether its first parameter is ever read
+
+
+def reads_scope(fn) -> bool:
+    """Whether the builtin function ``fn(env, args)`` may use ``env``: True unless ``fn`` is
+    plain Python code whose instructions never name its first parameter (not even for a
+    nested function to capture), and which cannot reach its frame's variables otherwise."""
+    code = getattr(fn, "__code__", None)
+    if code is None or code.co_argcount < 1:
+        return True
+    known = _SCOPE_READERS.get(code)
+    if known is None:
+        env = code.co_varnames[0]
+        known = (env in code.co_cellvars or "locals" in code.co_names
+                 or "vars" in code.co_names or "sys" in code.co_names
+                 or any(ins.argval == env for ins in dis.get_instructions(code)
+                        if ins.opname != "LOAD_CONST"))
+        _SCOPE_READERS[code] = known
+    return known
 
 
 class BoundRender:

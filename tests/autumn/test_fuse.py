@@ -122,6 +122,50 @@ EDGES = {
   (on clicked (= shade "green")))""",
     # `at` of a literal: the generated code must not subscript a literal (a SyntaxWarning),
     # and both paths raise the same located error
+    # a let's assignments when its scope is made lazily: a name bound nowhere (the let's
+    # own), the same name again, an inlined lambda's parameter, a global, an enclosing let's
+    # name; callees that read the let's names through the caller's scopes (a lambda called
+    # through a local, a builtin that calls back), and a builtin that reads no scope
+    "let_assignments_every_way": """(program
+  (= GRID_SIZE 8)
+  (object Dot (Cell 0 0 "red"))
+  (= k 100)
+  (= xs (list 1 2 3))
+  (= readK (--> q (+ q kk)))
+  (= inner (--> (a b)
+     (let (= fresh (+ a b))
+          (= fresh (+ fresh 1))
+          (= a (* a 2))
+          (= k (+ k 1))
+          (= kk (% fresh 5))
+          (= f readK)
+          (+ (+ fresh a) (+ (f 1) (foldl (--> (acc v) (+ acc kk)) 0 xs))))))
+  (= outer (--> c (let (= shared 1)
+                       (+ (let (= shared (+ shared c))
+                               (= n (length xs))
+                               (+ n (inner c 2)))
+                          shared))))
+  (= x (initnext 0 (% (outer (prev x)) 8)))
+  (= dot (initnext (Dot (Position 0 0)) (Dot (Position x (% k 8)))))
+  (on left (= k (let (= k (+ k 3)) (= k (* k 2)) k))))""",
+    # a let in a cell's colour assigns the object's field: the walk finds it in the render
+    # chain (the let's table never gets it)
+    "let_assigns_a_field_in_a_cell": """(program
+  (= GRID_SIZE 8)
+  (object Tile (: n Number) (Cell 0 0 (let (= n (+ n 1)) (if (> n 2) then "red" else "blue"))))
+  (= tiles (initnext (map (--> i (Tile i (Position i 1))) (range 0 5))
+                     (updateObj (prev tiles) (--> t (updateObj t "n" (% (+ (.. t n) 1) 5)))))))""",
+    "let_assignment_changes_type": """(program
+  (= GRID_SIZE 4)
+  (= grow (--> a (let (= y a) (= y "s") y)))
+  (= x (initnext 0 (prev x)))
+  (on left (= x (grow 1))))""",
+    "let_assignment_against_annotation": """(program
+  (= GRID_SIZE 4)
+  (: q Number)
+  (= put (--> a (let (= q a) 1)))
+  (= x (initnext 0 (prev x)))
+  (on left (= x (put "s"))))""",
     "at_of_a_literal": """(program
   (= GRID_SIZE 3)
   (object K1 (Cell 0 0 "red"))
@@ -272,3 +316,77 @@ def test_a_lookup_first_taken_after_its_name_became_local_agrees_with_the_closur
             assert variables_compiled.count(("k", "__call__")) == 1
     assert seen[True] == seen[False]
     assert seen[True] == ["(1: N)", "(10: N)", "(11: N)", "(21: N)", "(31: N)"]
+
+
+# -- lets whose scope is made only when needed, builtins that read no scope -------------------
+def _reads_env(env, args):
+    return env.vars.get("k")
+
+
+def _captures_env(env, args):
+    return (lambda: env)()
+
+
+def _uses_locals(env, args):
+    return locals()["env"]
+
+
+def _ignores_env(env, args):
+    return len(args)
+
+
+@pytest.mark.parametrize("fn,reads", [
+    (_reads_env, True), (_captures_env, True), (_uses_locals, True), (_ignores_env, False),
+    (len, True),                                 # no Python code to look into: assumed to
+    (lambda: None, True),                        # take no scope argument at all
+], ids=["reads", "captures", "locals", "ignores", "C function", "no parameter"])
+def test_a_builtin_reads_its_scope_unless_its_code_never_names_it(fn, reads):
+    from llm_eval.autumn.values import reads_scope
+    assert reads_scope(fn) is reads
+
+
+def test_the_builtins_that_call_functions_or_assign_read_their_callers_scope():
+    """What the fused code relies on: the builtins that call a function (whose scope is the
+    caller's, dynamic scoping) or assign names through the chain (the natives of the
+    standard library's helpers) are called with the caller's scopes made; the others not."""
+    from llm_eval.autumn.values import Builtin
+    it = Interpreter()
+    it.run_script('(program (= GRID_SIZE 4))', seed=1)
+    builtins = {n: v for n, v in it._rt.G.vars.items() if v.__class__ is Builtin}
+    for name in ("map", "filter", "foldl", "any", "updateObj", "removeObj",
+                 "nextLiquid", "moveNoCollision", "closestPos", "isFree", "defined"):
+        assert not builtins[name].scopeless, name
+    for name in ("in", "length", "head", "at", "range", "uniformChoice", "moveLeft"):
+        assert builtins[name].scopeless, name
+
+
+LAZY_LET = """(program
+  (= GRID_SIZE 4)
+  (= xs (list 1 2 3))
+  (= total 0)
+  (on true (= total (let (= n (length xs)) (= m (+ n total)) (% m 100)))))"""
+
+
+def test_a_let_makes_no_scope_when_nothing_looks_into_it(monkeypatch):
+    """A let whose assignments bind new names and whose calls read no scope runs on its table
+    alone: no Scope is made for it, tick after tick; the values are the closure compiler's."""
+    made = []
+
+    class CountedScope(fuse.Scope):
+        __slots__ = ()
+
+        def __init__(self, *args):
+            made.append(args)
+            super().__init__(*args)
+    monkeypatch.setattr(fuse, "Scope", CountedScope)
+    values = {}
+    for fusion in (True, False):
+        it = Interpreter(fusion=fusion)
+        it.run_script(LAZY_LET, seed=1)
+        made.clear()
+        for _ in range(4):
+            it.step()
+        values[fusion] = it.evaluate_to_string("total")
+        if fusion:
+            assert made == []
+    assert values[True] == values[False] == "(12: N)"     # 3 a tick
