@@ -357,14 +357,8 @@ class _Generator(CallEmitter):
             self.line(f"{t} = {value}")
         else:
             flag = self.flag(node.name)
-            if not self.in_let():
-                self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else {walk}(env)")
-            else:   # the let's scope is made only if the lookup needs it
-                self.line(f"if {flag}[0] and {name} in g: {t} = g[{name}]")
-                self.line("else:")
-                self.open_block()
-                self.line(f"{t} = {walk}({self.real_env()})")
-                self.close_block()
+            self.line(f"{t} = g[{name}] if {flag}[0] and {name} in g else "
+                      f"{walk}({self.real_env()})")
         return t
 
     def temp_of(self, v: str) -> str:

@@ -26,7 +26,7 @@ _LIST_BUILTINS = {"map": (0, 1, "map"), "filter": (0, 1, "filter"),
 # small helpers it calls (life's `aliveAt`, eight a cell): on 2 cores, 300 steps of each of
 # the 43 worlds took 4% less CPU (wildfire 23%, sandbox 10%, reservoir 8%) and life ran 39%
 # faster, sand 7%, swarm 10%; the generated source of the 43 worlds grew from 157,000 to
-# 198,000 lines (tests/autumn/test_fuse.py, docs/reference.md "Speed")
+# 174,000 lines (tests/autumn/test_fuse.py, docs/reference.md "Speed")
 _MAX_INLINE_DEPTH = 4
 _MAX_INLINE_SIZE = 120
 
@@ -37,31 +37,32 @@ class CallEmitter:
     # -- calls, and lambda bodies inlined at their call sites -----------------------------------
     def env(self, depth: int | None = None) -> str:
         """The scope code emitted here runs in: ``env``, a let's scope, or the call scope of
-        an inlined lambda body, built (once, on first need) from its parameters' values."""
+        an inlined lambda body, built (once, on first need) from its table or its parameters'
+        values. An expression: it builds the scopes that do not exist yet when evaluated."""
         if depth is None:
             depth = len(self.frames)
         if depth == 0:
             return "env"
         fr = self.frames[depth - 1]
-        parent = self.env(depth - 1)
         if fr.__class__ is Let:
-            self.line(f"if {fr.scope} is None: {fr.scope} = Scope({fr.table}, {parent})")
-            return fr.scope
-        binds = ", ".join(f"{self.const(p)}: {t}" for p, t in fr.params.items())
-        self.line(f"if {fr.scope} is None: {fr.scope} = Scope({{{binds}}}, {parent})")
-        return fr.scope
-
-    def in_let(self) -> bool:
-        """Whether code emitted here runs inside a let (whose scope is made lazily)."""
-        return any(fr.__class__ is Let for fr in self.frames)
+            table = fr.table
+        else:
+            table = "{" + ", ".join(f"{self.const(p)}: {t}" for p, t in fr.params.items()) + "}"
+        # an existing scope's parents exist (each was built with its parent)
+        return (f"({fr.scope} if {fr.scope} is not None else "
+                f"({fr.scope} := Scope({table}, {self.env(depth - 1)})))")
 
     def real_env(self) -> str:
-        """The innermost let's scope (made here if need be), or ``env``: enough to look up a
-        name that no parameter can bind. Emits code: call it where the lookup is taken."""
+        """The innermost let's scope (built when evaluated if need be), or ``env``: enough to
+        look up a name that no parameter can bind."""
         for depth in range(len(self.frames), 0, -1):
             if self.frames[depth - 1].__class__ is Let:
                 return self.env(depth)
         return "env"
+
+    def in_let(self) -> bool:
+        """Whether code emitted here runs inside a let (whose scope is made lazily)."""
+        return any(fr.__class__ is Let for fr in self.frames)
 
     def after_call(self) -> None:
         """Called code may have assigned names of ours: reload what we keep in locals."""
@@ -159,10 +160,7 @@ class CallEmitter:
                 self.line(f"{f} = TYPES.get({name})")
             else:
                 self.line(f"{f} = g.get({name}) if {flag}[0] else None")
-            self.line(f"if {f} is None:")
-            self.open_block()
-            self.line(f"{f} = {callee}({self.real_env()})")   # makes a let's scope if need be
-            self.close_block()
+            self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
         self.line("try:")
         self.open_block()
         prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None
