@@ -244,15 +244,8 @@ class Runtime:
     def assign(self, env: Scope, name: str, value) -> None:
         """``(= name value)`` run in ``env`` (docs/spec/autumn.md 6.3): the nearest scope of
         the chain that holds ``name`` gets the value; if none does, ``env`` does."""
-        if name in self.annotations:
-            self.check_annotation(name, value)
-        s = env
-        while s is not None:
-            d = s.vars
-            if name in d:
-                self._assign_held(s, d, name, value)
-                return
-            s = s.parent
+        if self._assign_along(env, name, value):
+            return
         if env is self.G:
             self.define_global(name, value)
         else:
@@ -266,19 +259,22 @@ class Runtime:
         the code checked: the walk goes on from ``env``, and ``name`` becomes the let's own
         (``table``, made by this run of the let, so never part of a saved state) if no scope
         holds it. The let's scope need not exist for this (the code makes it lazily)."""
+        if not self._assign_along(env, name, value):
+            table[name] = value
+
+    def _assign_along(self, env: Scope, name: str, value) -> bool:
+        """The annotation check, then the walk up from ``env``: the nearest scope holding
+        ``name`` gets ``value`` (True), or none holds it (False, nothing assigned)."""
         if name in self.annotations:
             self.check_annotation(name, value)
         s = env
         while s is not None:
             d = s.vars
             if name in d:
-                self._assign_held(s, d, name, value)
-                return
+                break
             s = s.parent
-        table[name] = value
-
-    def _assign_held(self, s: Scope, d: dict, name: str, value) -> None:
-        """The assignment's value into ``s``, whose table ``d`` holds ``name``."""
+        else:
+            return False
         old = d[name]
         G = self.G
         if old is not value:
@@ -297,6 +293,7 @@ class Runtime:
             d[name] = value
         if s is G:
             self.updated.add(name)
+        return True
 
     def set_global(self, name: str, value) -> None:
         """Assignment of a NEXT value to an existing global (no annotation check)."""
