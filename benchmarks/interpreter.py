@@ -12,11 +12,14 @@ interpreter's figures quoted in issue 2 ("Speed"); the worlds' table follows.
     python benchmarks/interpreter.py --json          # machine-readable output
     python benchmarks/interpreter.py --clock wall    # wall-clock time instead of CPU time
     python benchmarks/interpreter.py --against ../old-checkout   # before/after in one run
+    python benchmarks/interpreter.py --section worlds --against ../old --rounds 4
 
 ``--against DIR`` measures every program and world twice more, each in a fresh child process
 of its checkout's own ``benchmarks/interpreter.py``: this checkout's, then DIR's, one right
 after the other so that both see the same load and neither carries the heap of earlier
-programs (this process does). It adds both figures and the ratio of the two.
+programs (this process does). It adds both figures and the ratio of the two. With
+``--rounds N`` each pair is measured N times, alternating, and each side's best counts: on a
+shared 2-core machine one pair of short runs varies by 30% either way.
 
 Time is the process's CPU time by default (``--clock cpu``), so that other work on the
 machine does not distort the figures; on an idle machine it equals wall-clock time. Each
@@ -194,6 +197,16 @@ def run_against(root: Path, name: str, section: str, args) -> float:
     return float(row["steps_per_s"])
 
 
+def measure_pair(name: str, section: str, args) -> tuple[float, float]:
+    """(ours, theirs): ``run_against`` of this checkout, then of ``--against``'s, ``--rounds``
+    times in turn; each side's best."""
+    ours = theirs = 0.0
+    for _ in range(args.rounds):
+        ours = max(ours, run_against(REPO_ROOT, name, section, args))
+        theirs = max(theirs, run_against(args.against.resolve(), name, section, args))
+    return ours, theirs
+
+
 def summarise(results: list[Result]) -> dict:
     speeds = [r.steps_per_s for r in results]
     median = statistics.median(speeds) if speeds else 0.0
@@ -282,7 +295,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="runs per program from a fresh load; the fastest counts")
     parser.add_argument("--against", metavar="DIR", type=Path,
                         help="also measure each program with the checkout at DIR (before/after)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --against: measure each pair this many times in turn, "
+                             "each side's best counting")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
     if args.against is not None and not (args.against / "benchmarks" / "interpreter.py").is_file():
         parser.error(f"--against {args.against}: no benchmarks/interpreter.py there")
 
@@ -313,17 +331,15 @@ def main(argv: list[str] | None = None) -> int:
     for path in paths:
         results.append(run_program(path, args.steps, args.seed, **timing))
         if args.against is not None:
-            results[-1].child_steps_per_s = run_against(REPO_ROOT, path.stem, "programs", args)
-            results[-1].against_steps_per_s = run_against(args.against.resolve(), path.stem,
-                                                          "programs", args)
+            results[-1].child_steps_per_s, results[-1].against_steps_per_s = \
+                measure_pair(path.stem, "programs", args)
     worlds = []
     for spec in specs:
         worlds.append(run_program(Path(spec.program_path), args.steps, args.seed,
                                   name=spec.name, text=spec.program_text(), **timing))
         if args.against is not None:
-            worlds[-1].child_steps_per_s = run_against(REPO_ROOT, spec.name, "worlds", args)
-            worlds[-1].against_steps_per_s = run_against(args.against.resolve(), spec.name,
-                                                         "worlds", args)
+            worlds[-1].child_steps_per_s, worlds[-1].against_steps_per_s = \
+                measure_pair(spec.name, "worlds", args)
     summary = summarise(results)
     world_median = statistics.median([r.steps_per_s for r in worlds]) if worlds else 0.0
     all_ran = summary["all_ran"] and all(r.error is None for r in worlds)
