@@ -60,10 +60,6 @@ class CallEmitter:
                 return self.env(depth)
         return "env"
 
-    def in_let(self) -> bool:
-        """Whether code emitted here runs inside a let (whose scope is made lazily)."""
-        return any(fr.__class__ is Let for fr in self.frames)
-
     def after_call(self) -> None:
         """Called code may have assigned names of ours: reload what we keep in locals."""
         self.line("d = env.vars")   # an assignment may have copied a borrowed scope's table
@@ -144,23 +140,19 @@ class CallEmitter:
         comp = self.comp
         fname = node.fn.name
         n = len(node.args)
-        # Position's constructor is looked up every time; any other callee only when it is not
-        # the global table's
-        callee = self.closure(node.fn) if fname == "Position" else self.fallback(node.fn)
-        flag = self.flag(fname)
+        # the callee's lookup through the scopes, taken only when the fast one misses: the
+        # global table's value, or for Position the type itself
+        callee = self.fallback(node.fn)
         name = self.const(fname)
         f, c, t = self.temp(), self.temp(), self.temp()
         line = "None" if node.line is None else int(node.line)
         col = "None" if node.column is None else int(node.column)
-        if fname == "Position" and not self.in_let():
-            self.line(f"{f} = {callee}(env)")
+        if fname == "Position":
+            # what the type name's lookup returns unless the type is gone (Compiler.c_Var)
+            self.line(f"{f} = TYPES.get({name})")
         else:
-            if fname == "Position":
-                # what the type name's closure returns unless the type is gone (c_Var)
-                self.line(f"{f} = TYPES.get({name})")
-            else:
-                self.line(f"{f} = g.get({name}) if {flag}[0] else None")
-            self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
+            self.line(f"{f} = g.get({name}) if {self.flag(fname)}[0] else None")
+        self.line(f"if {f} is None: {f} = {callee}({self.real_env()})")
         self.line("try:")
         self.open_block()
         prev_name = node.args[0].name if n == 1 and type(node.args[0]) is S.Var else None

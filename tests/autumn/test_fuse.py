@@ -287,8 +287,7 @@ def test_a_reload_compiles_no_variable_lookup_until_one_is_taken(variables_compi
     for _ in range(3):
         it.step()
     assert it.evaluate_to_string("x") == "(3: N)"
-    # (Position's constructor is looked up at every call: compiled with the code)
-    fallbacks = [c for c in first + variables_compiled if c[0] != "Position"]
+    fallbacks = first + variables_compiled
     assert not [c for c in fallbacks if c[1] in ("closure", "_build", "__call__")]
 
 
