@@ -164,7 +164,7 @@ class _Snapshots:
 def _changed_cells(grid, root) -> tuple[tuple[int, int, str], ...]:
     """The (x, y, colour) of every cell of ``grid`` whose colour differs from ``root``'s."""
     return tuple((x, y, colour) for y, (row, base) in enumerate(zip(grid, root))
-                 for x, colour in enumerate(row) if colour != base[x])
+                 if row != base for x, colour in enumerate(row) if colour != base[x])
 
 
 class _Transitions:

@@ -28,6 +28,9 @@ replaying every action from the start, and to recognise states they have seen.
   would change them (``Runtime.own_tables``).
 - ``state_key(interpreter)`` is a hashable fingerprint: equal keys mean equal futures for
   equal inputs (the global values up to identity numbers, and the random generator's state).
+  Each global's value enters it as a 64-bit hash of its parts (``_fingerprint``), so a key
+  costs as much to hash as there are globals; two different states share a key only by a
+  hash collision.
 """
 
 from __future__ import annotations
@@ -211,19 +214,23 @@ _CELL_SLOTS = tuple(s for s in CellV.__slots__ if s not in ("snap", "ident"))
 
 
 def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
-    """A hashable fingerprint of the program state (globals by value, and the generator).
-    ``shared``: the saved state whose values the running state shares (``restore`` with
-    ``share``), whose fingerprints are computed once and kept (its values never change)."""
+    """A hashable fingerprint of the program state: the generator's state, then each global's
+    name and value's fingerprint (``_fingerprint``), by name. ``shared``: the saved state
+    whose values the running state shares (``restore`` with ``share``), whose fingerprints
+    are computed once and kept (its values never change)."""
     rt = it._loaded()
-    if shared is None or rt.frozen is not shared.frozen:
-        fingerprint = _fingerprint
-    else:
+    sharing = shared is not None and rt.frozen is shared.frozen
+    if sharing:
         frozen, known = shared.frozen, shared.fingerprints
-
-        def fingerprint(v):
-            return _fingerprint_shared(v, frozen, known)
-    items = [(name, fingerprint(value)) for name, value in rt.G.vars.items()
-             if value.__class__ is not Builtin and name not in _DERIVED]
+    items = []
+    append = items.append
+    for name, value in rt.G.vars.items():   # a search's hot loop: most values are numbers
+        c = value.__class__
+        if c is int or c is bool or c is str:
+            append((name, value))
+        elif c is not Builtin and name not in _DERIVED:
+            append((name, _fingerprint_shared(value, frozen, known) if sharing
+                    else _fingerprint(value)))
     items.sort()
     return (rt.rng_state, tuple(items))
 
@@ -231,27 +238,34 @@ def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
 _DERIVED = frozenset(("cacheRendered", "click"))
 
 
+# A value's fingerprint is the value itself for a number, boolean or string, else the hash of a
+# tuple of its kind and its parts' fingerprints: equal values (up to identity numbers) get
+# equal fingerprints, and a fingerprint is one small object however large the value, so a key
+# is as cheap to hash and compare as the number of globals. Two different values get the same
+# fingerprint only by a collision of 64-bit hashes (about 1 in 10^10 for the 100,000 states of
+# a long search), which the searches that use keys accept.
 def _fingerprint(v):
     c = v.__class__
     if c is int or c is bool or c is str:
         return v
     if c is Pos:
-        return ("P", _fingerprint(v.x), _fingerprint(v.y))
+        return hash(("P", _fingerprint(v.x), _fingerprint(v.y)))
     if c is Obj:
-        return ("O", v.cls.name, tuple((k, _fingerprint(x)) for k, x in v.fields.items()))
+        return hash(("O", v.cls.name, tuple([(k, _fingerprint(x))
+                                             for k, x in v.fields.items()])))
     if c is AList:
-        return ("L", v.tag, tuple(_fingerprint(x) for x in v))
+        return hash(("L", v.tag, tuple([_fingerprint(x) for x in v])))
     if c is CellV:
         # frozen parts by value, deferred parts by their (shared) syntax node
-        return ("C", v.fx if v.fx is not None else id(v.nx),
-                v.fy if v.fy is not None else id(v.ny),
-                v.fc if v.fc is not None else id(v.nc),
-                tuple(sorted((k, _fingerprint(x)) for k, x in v.snap.items())))
+        return hash(("C", v.fx if v.fx is not None else id(v.nx),
+                     v.fy if v.fy is not None else id(v.ny),
+                     v.fc if v.fc is not None else id(v.nc),
+                     tuple(sorted([(k, _fingerprint(x)) for k, x in v.snap.items()]))))
     if c is RElem:
-        return ("E", _fingerprint(v.position), _fingerprint(v.color))
+        return hash(("E", _fingerprint(v.position), _fingerprint(v.color)))
     if c is Lambda:
-        return ("F", id(v.node))
-    return (c.__name__, id(v))
+        return hash(("F", id(v.node)))
+    return hash((c.__name__, id(v)))
 
 
 def _fingerprint_shared(v, frozen: frozenset[int], known: dict):
@@ -267,11 +281,11 @@ def _fingerprint_shared(v, frozen: frozenset[int], known: dict):
             got = known[i] = _fingerprint(v)
         return got
     if c is Obj:
-        return ("O", v.cls.name, tuple((k, _fingerprint_shared(x, frozen, known))
-                                       for k, x in v.fields.items()))
+        return hash(("O", v.cls.name, tuple([(k, _fingerprint_shared(x, frozen, known))
+                                             for k, x in v.fields.items()])))
     if c is AList:
-        return ("L", v.tag, tuple(_fingerprint_shared(x, frozen, known) for x in v))
+        return hash(("L", v.tag, tuple([_fingerprint_shared(x, frozen, known) for x in v])))
     if c is Pos:
-        return ("P", _fingerprint_shared(v.x, frozen, known),
-                _fingerprint_shared(v.y, frozen, known))
+        return hash(("P", _fingerprint_shared(v.x, frozen, known),
+                     _fingerprint_shared(v.y, frozen, known)))
     return _fingerprint(v)

@@ -71,6 +71,31 @@ def test_state_keys_tell_states_apart_and_match_equal_ones():
     hash(it.state_key())
 
 
+# nothing changes in place, so a restore shares the saved values (the keys' cached path)
+SHARING = """(program
+  (= GRID_SIZE 6)
+  (object Dot (: n Number) (Cell 0 0 "red"))
+  (= count (initnext 0 (prev count)))
+  (= dots (initnext (list (Dot 0 (Position 1 1)) (Dot 0 (Position 3 3))) (prev dots)))
+  (on left (= count (+ count 1)))
+  (on right (= dots (map (--> d (if (== (.. (.. d origin) x) 3)
+                                 then (updateObj d "n" (+ (.. d n) 1)) else d)) dots))))"""
+
+
+@pytest.mark.parametrize("action", ["left", "right"], ids=["a number", "an object's field"])
+def test_state_keys_tell_apart_states_that_share_a_saved_states_values(action):
+    it = Interpreter()
+    it.run_script(SHARING, seed=3)
+    saved = it.snapshot()
+    keys = []
+    for times in (1, 2, 1):
+        it.restore(saved)
+        assert it._shared is saved       # the running state shares the saved values
+        play(it, [action] * times)
+        keys.append(it.state_key())
+    assert keys[0] != keys[1] and keys[0] == keys[2]
+
+
 def test_a_state_belongs_to_its_interpreter():
     a, b = Interpreter(), Interpreter()
     a.run_script(ROTATING, seed=3)
