@@ -24,6 +24,7 @@ from .values import (
     RElem,
     Scope,
     Thaw,
+    UnbuiltCache,
     appended,
     infer_tag,
     list_tag,
@@ -445,6 +446,8 @@ def install_builtins(rt: "Runtime") -> None:
                 rt.count_work(len(v))
                 for x in v:
                     collect(x)
+            elif v.__class__ is UnbuiltCache:   # the work of its list, which holds no object
+                rt.count_work(len(v.cells))
         for name in rt.global_order.order:
             if name in d:
                 collect(d[name])

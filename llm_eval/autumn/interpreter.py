@@ -72,6 +72,8 @@ def _rebound_names(program: tuple) -> frozenset[str]:
 
 
 # Globals the host changes while the program runs (never by a definition of the program's)
+# a program, stdlib, trigger or evaluated text that names it may read the host render's list
+_CACHE = "cacheRendered"
 _HOST_SET = frozenset(("click", "cacheRendered", "SpecialConditionTriggered", "GRID_SIZE"))
 
 
@@ -282,6 +284,8 @@ class Interpreter:
             rt.render_cache = not (_changes_objects_in_place(program) or (
                 trigger_node is not None and _changes_objects_in_place(
                     (S.ExprStmt(trigger_node, 0, 0),))))
+            rt.unread_cache = not any(_CACHE in text for text in (script, stdlib or STDLIB,
+                                                                   trigger or ""))
             rt.rng_state = seed % 2 ** 32
             self._seed = seed
             rt.start_budget("load")
@@ -529,6 +533,10 @@ class Interpreter:
 
     def _evaluate(self, expr: str):
         rt = self._loaded()
+        if _CACHE in expr:
+            rt.unread_cache = False      # for good: the text may define code that reads it
+        if not rt.unread_cache:
+            rt.build_caches()            # left unbuilt before, or in a restored state
         compiled = self._expressions.get(expr)
         if compiled is not None:
             # the same text again (a change condition, every frame): its names and any

@@ -33,6 +33,7 @@ from .values import (
     Scope,
     Thaw,
     TypeRef,
+    UnbuiltCache,
     list_tag,
     relems,
     type_str,
@@ -76,6 +77,13 @@ class Handler:
         self.column = column
 
 
+def _cache_list(cells: list) -> AList:
+    """``cacheRendered``'s value after a host render of ``cells`` (10.1)."""
+    cache = AList(relems(cells))
+    cache.tag = list_tag(RELEM_T) if cache else UNKNOWN_LIST
+    return cache
+
+
 class Runtime:
     def __init__(self, limits: Limits | None = None, path: str | None = None) -> None:
         self.limits = limits or Limits()
@@ -113,6 +121,10 @@ class Runtime:
         # objects keep their rendered cells (render_obj) unless the program can change an
         # object in place: field assignment or rotate (the interpreter clears this)
         self.render_cache = True
+        # the host render leaves cacheRendered unbuilt (UnbuiltCache) while nothing can read
+        # it: the program's text never names it (the interpreter sets this at load) and no
+        # evaluated expression has (which clears it for good)
+        self.unread_cache = False
         # a cell's deferred parts by what they can read (_memo_key): the same parts of every
         # copy of an object (and of every object made by the same Cell form) are evaluated
         # once per combination of field values; None turns it off (tests compare both)
@@ -556,6 +568,10 @@ class Runtime:
                     self.render_obj(item, env, out)
                 elif item.__class__ is AList:
                     self.render_value(item, env, out)
+        elif c is UnbuiltCache:   # the work of the list it stands for (whose cells render nothing)
+            self.work_left -= len(v.cells)
+            if self.work_left < 0:
+                self.over_budget()
 
     def rendered_list(self, v, env: Scope) -> AList:
         cells: list = []
@@ -580,6 +596,8 @@ class Runtime:
             v = d.get(name, _MISSING)
             c = v.__class__
             if c is not Obj and c is not AList:
+                if c is UnbuiltCache:
+                    self.render_value(v, G, all_cells)    # its work, nothing rendered
                 continue
             cells: list = []
             self.render_value(v, G, cells)
@@ -587,13 +605,25 @@ class Runtime:
                 out.append((name, cells))
                 all_cells.extend(cells)
         self.occupied = {(x, y) for x, y, _ in all_cells}
-        cache = AList(relems(all_cells))
-        cache.tag = list_tag(RELEM_T) if cache else UNKNOWN_LIST
+        cache = UnbuiltCache(all_cells) if self.unread_cache else _cache_list(all_cells)
         if "cacheRendered" in d:
             d["cacheRendered"] = cache
         else:
             self.define_global("cacheRendered", cache)
         return out
+
+    def build_caches(self) -> None:
+        """Replace an ``UnbuiltCache`` in ``cacheRendered`` by the list the host render would
+        have made, in the global table and in ``prev``'s snapshot (one list where both hold
+        the same render)."""
+        built: dict[int, AList] = {}
+        for table in (self.G.vars, self.snapshot):
+            v = None if table is None else table.get("cacheRendered")
+            if v.__class__ is UnbuiltCache:
+                new = built.get(id(v))
+                if new is None:
+                    new = built[id(v)] = _cache_list(v.cells)
+                table["cacheRendered"] = new
 
     # -- prev (docs/spec/autumn.md 8.3) --------------------------------------------------------------------
     def prev_by_name(self, name: str):

@@ -22,7 +22,7 @@ __all__ = [
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
     "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
-    "Thaw", "relems", "reads_scope",
+    "Thaw", "relems", "reads_scope", "UnbuiltCache",
 ]
 
 new_id = itertools.count(1).__next__
@@ -89,6 +89,20 @@ def relems(cells) -> list:
         r.ident = new_id()
         append(r)
     return out
+
+
+class UnbuiltCache:
+    """What a host render leaves in ``cacheRendered`` when nothing can read it (a program whose
+    text never names it, and no evaluated expression that did): the rendered (x, y, colour)
+    cells, a list no one changes. ``Runtime.build_caches`` makes the list of RenderedElems the
+    render would have made, with new identities, when an evaluated expression asks for it.
+    Building that list was a tenth of stepping a typical world (two objects per cell at every
+    render); saved states now share this one object instead of copying the list."""
+
+    __slots__ = ("cells",)
+
+    def __init__(self, cells: list) -> None:
+        self.cells = cells
 
 
 class CellV:
