@@ -71,9 +71,9 @@ def _rebound_names(program: tuple) -> frozenset[str]:
     return frozenset(S.rebound_names(program, local=_maybe_local(program)))
 
 
-# Globals the host changes while the program runs (never by a definition of the program's)
 # a program, stdlib, trigger or evaluated text that names it may read the host render's list
 _CACHE = "cacheRendered"
+# Globals the host changes while the program runs (never by a definition of the program's)
 _HOST_SET = frozenset(("click", "cacheRendered", "SpecialConditionTriggered", "GRID_SIZE"))
 
 

@@ -595,9 +595,7 @@ class Runtime:
         for name in self.render_order():
             v = d.get(name, _MISSING)
             c = v.__class__
-            if c is not Obj and c is not AList:
-                if c is UnbuiltCache:
-                    self.render_value(v, G, all_cells)    # its work, nothing rendered
+            if c is not Obj and c is not AList and c is not UnbuiltCache:
                 continue
             cells: list = []
             self.render_value(v, G, cells)

@@ -242,8 +242,8 @@ _DERIVED = frozenset(("cacheRendered", "click"))
 # tuple of its kind and its parts' fingerprints: equal values (up to identity numbers) get
 # equal fingerprints, and a fingerprint is one small object however large the value, so a key
 # is as cheap to hash and compare as the number of globals. Two different values get the same
-# fingerprint only by a collision of 64-bit hashes (about 1 in 10^10 for the 100,000 states of
-# a long search), which the searches that use keys accept.
+# fingerprint only by a collision of 64-bit hashes (a chance of about 3 in 10^10 among the
+# 100,000 states of a long search), which the searches that use keys accept.
 def _fingerprint(v):
     c = v.__class__
     if c is int or c is bool or c is str:
