@@ -367,9 +367,7 @@ def install_builtins(rt: "Runtime") -> None:
                                 f"String, got a {_kind(second)}")
                 if second not in target.fields:
                     raise _fail(f"updateObj: {target.cls.name} has no field '{second}'")
-                copy = target.copy()
-                copy.fields[second] = args[2]
-                return copy
+                return target.with_field(second, args[2])
             if isinstance(second, FUNCTION_TYPES):
                 return call1(second, target, env)
             raise _fail(f"updateObj obj needs a function or \"field\" value, got a "

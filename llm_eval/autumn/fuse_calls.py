@@ -181,8 +181,7 @@ class CallEmitter:
         elif fname == "updateObj" and n == 3 and type(node.args[1]) is S.Str:
             o, field, v = args
             self.line(f"if {f} is UPDATE_OBJ and {o}.__class__ is Obj and {field} in {o}.fields:")
-            self.line(f"    {t} = {o}.copy()")
-            self.line(f"    {t}.fields[{field}] = {v}")
+            self.line(f"    {t} = {o}.with_field({field}, {v})")
             first = "elif"
         loop = _LIST_BUILTINS.get(fname)
         if loop is not None and n == 2:

@@ -202,16 +202,12 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                     x, y = x + dx, y + dy
                     if not (_INT_MIN <= x <= _INT_MAX and _INT_MIN <= y <= _INT_MAX):
                         x, y = wrap32(x), wrap32(y)
-                    copy = Obj(obj.cls, dict(fields))
-                    copy.fields["origin"] = Pos(x, y)
-                    return copy
+                    return obj.with_field("origin", Pos(x, y))
         origin = get_field(obj, "origin")
         pos = _position(_add(get_field(origin, "x"), dx), _add(get_field(origin, "y"), dy))
         if obj.__class__ is not Obj:
             raise AutumnRuntimeError("updateObj expects a list or an object")
-        copy = obj.copy()
-        copy.fields["origin"] = pos
-        return copy
+        return obj.with_field("origin", pos)
 
     def n_move(env, args):
         need("move", args, 2)

@@ -27,6 +27,7 @@ from .values import (
     CellThunk,
     CellV,
     Lambda,
+    MovableCells,
     Obj,
     Pos,
     RElem,
@@ -476,17 +477,22 @@ class Runtime:
             self._render_obj(o, env, out)
             o.rendered = _RENDERED_ONCE   # kept from the second render on: most are rendered once
             return
-        if rendered.__class__ is tuple:
+        if rendered.__class__ is MovableCells or rendered.__class__ is tuple:
             out.extend(rendered)
             return
         start = len(out)
         self._render_obj(o, env, out)
         fields = o.fields
+        movable = True
         for c in fields["elems"]:
-            if not (c.fx is not None and c.fy is not None and c.fc is not None) and \
-                    (c.reads is None or not c.reads <= fields.keys()):
+            if c.fx is not None and c.fy is not None and c.fc is not None:
+                continue
+            reads = c.reads
+            if reads is None or not reads <= fields.keys():
                 return
-        o.rendered = tuple(out[start:])
+            if "origin" in reads:
+                movable = False
+        o.rendered = MovableCells(out[start:]) if movable else tuple(out[start:])
 
     def _render_obj(self, o: Obj, env: Scope, out: list) -> None:
         fields = o.fields

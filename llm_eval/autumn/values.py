@@ -22,7 +22,7 @@ __all__ = [
     "truthy", "type_str", "list_tag", "infer_tag", "POSITION_T", "RELEM_T", "CELL_T",
     "UNKNOWN_LIST", "UNKNOWN", "SCOPE_PLAIN", "SCOPE_OBJECT", "SCOPE_BORROWED",
     "INT_MIN", "INT_MAX", "wrap32", "runtime_error", "int_divide", "field_value", "appended",
-    "Thaw", "relems", "reads_scope", "UnbuiltCache",
+    "Thaw", "relems", "reads_scope", "UnbuiltCache", "MovableCells", "moved_cells",
 ]
 
 new_id = itertools.count(1).__next__
@@ -148,9 +148,23 @@ class ObjClass:
         self.column = column
 
 
+class MovableCells(tuple):
+    """An object's rendered cells (``Obj.rendered``) that depend on its ``origin`` only by
+    translation: no cell reads the field, so a copy moved by (dx, dy) with every other field
+    the same renders these cells moved by (dx, dy) (``moved_cells``)."""
+
+    __slots__ = ()
+
+
+def moved_cells(cells: MovableCells, dx: int, dy: int) -> MovableCells:
+    """``cells`` moved by (dx, dy): what rendering the moved copy would append."""
+    return MovableCells([(x + dx, y + dy, c) for x, y, c in cells])
+
+
 class Obj:
     # ``rendered``: the object's cells as (x, y, colour) once rendered, when they can only
-    # depend on its own fields (see Runtime.render_obj); None until then
+    # depend on its own fields (see Runtime.render_obj: a tuple, or MovableCells); None
+    # until then
     __slots__ = ("cls", "fields", "ident", "rendered")
 
     def __init__(self, cls: ObjClass, fields: dict) -> None:
@@ -160,13 +174,31 @@ class Obj:
         self.rendered = None
 
     def copy(self) -> "Obj":
-        # what Obj(self.cls, dict(self.fields)) makes, without the call of __init__ (the
-        # commonest allocation of a tick: updateObj copies an object per changed field)
-        new = _new_object(Obj)
+        """A copy with the same fields (``addObj`` copies every object of its list), which
+        renders as the object does: it keeps what is known of the object's render."""
+        new = _new_object(Obj)   # Obj(self.cls, dict(self.fields)) without calling __init__
         new.cls = self.cls
         new.fields = dict(self.fields)
         new.ident = new_id()
+        new.rendered = self.rendered
+        return new
+
+    def with_field(self, field: str, value) -> "Obj":
+        """``updateObj``'s copy, with ``field`` set to ``value``. A copy that only moves (a
+        Position with Number coordinates in ``origin``) of an object whose cells are
+        ``MovableCells`` gets them moved, rendered without evaluating a cell."""
+        new = _new_object(Obj)
+        new.cls = self.cls
+        new.fields = fields = dict(self.fields)
+        fields[field] = value
+        new.ident = new_id()
         new.rendered = None
+        if field == "origin" and self.rendered.__class__ is MovableCells:
+            old = self.fields["origin"]
+            if value.__class__ is Pos and value.x.__class__ is int and \
+                    value.y.__class__ is int and old.__class__ is Pos and \
+                    old.x.__class__ is int and old.y.__class__ is int:
+                new.rendered = moved_cells(self.rendered, value.x - old.x, value.y - old.y)
         return new
 
 

@@ -11,6 +11,7 @@ from tiers import tier
 from tracing import play, random_actions
 
 from llm_eval.autumn import Interpreter
+from llm_eval.autumn.values import MovableCells
 from llm_eval.worlds import world_names, world_spec
 
 ROOT = Path(__file__).parent.parent.parent
@@ -75,3 +76,68 @@ def test_programs_that_rotate_cells_render_afresh(body, kept):
     it = Interpreter()
     it.run_script(program, seed=3)
     assert it._rt.render_cache is kept
+
+
+# A seer whose colour reads its own origin (its field `x` only makes its cells ones that read
+# nothing but its fields, so they are kept), beside a dot whose colour reads only its field `n`:
+# each moves by a native mover, by `move`, and by updateObj of "origin"; a list of dots is
+# copied by addObj every tick; a walker's other Position changes. Only the dot may reuse its
+# cells moved (MovableCells).
+MOVERS = """(program
+  (= GRID_SIZE 8)
+  (object Seer (: x Number) (Cell 0 0 (if (> (.. origin x) 3) then "red" else "blue")))
+  (object Dot (: n Number) (Cell 0 0 (if (> n 2) then "green" else "gray")))
+  (= seer (initnext (Seer 0 (Position 1 1)) (prev seer)))
+  (= dot (initnext (Dot 0 (Position 1 3)) (prev dot)))
+  (= dots (initnext (list (Dot 0 (Position 0 5))) (addObj (prev dots) (list))))
+  (object Walker (: aim Position) (Cell 0 0 "white"))
+  (= walker (initnext (Walker (Position 0 0) (Position 6 6)) (prev walker)))
+  (on up (= walker (updateObj walker "aim" (Position 7 2))))
+  (on right (= seer (moveRight seer)))
+  (on right (= dot (moveRight dot)))
+  (on left (= seer (move seer (Position -1 0))))
+  (on left (= dot (move dot (Position -1 0))))
+  (on down (= seer (updateObj seer "origin" (Position (+ (.. (.. seer origin) x) 2) 1))))
+  (on down (= dot (updateObj dot "origin" (Position (+ (.. (.. dot origin) x) 2) 3))))
+  (on up (= dot (updateObj dot "n" (+ (.. dot n) 1)))))"""
+
+ACTIONS = ["noop", "noop", "right", "right", "right", "left", "left", "up", "up", "up",
+           "down", "left", "noop", "right"]
+
+
+def test_moved_objects_render_as_fresh_ones():
+    kept = _frames(MOVERS, True, ACTIONS)
+    assert kept == _frames(MOVERS, False, ACTIONS)
+    assert '"red"' in kept[5] and '"blue"' in kept[7]       # the seer's colour follows its x
+    assert '"red"' in kept[11] and '"blue"' in kept[12]     # (updateObj, then move)
+    assert '"green"' not in kept[9] and '"green"' in kept[10]   # the dot's follows n
+    assert all('"white"}], "GRID_SIZE"' in f and '{"x": 6, "y": 6}, "color": "white"' in f
+               for f in kept)                              # the walker never moves
+
+
+def test_a_moved_copy_keeps_its_cells_moved_only_when_no_cell_reads_the_origin():
+    it = Interpreter()
+    it.run_script(MOVERS, seed=3)
+    play(it, ["noop", "noop"])            # rendered twice: the cells of both are kept
+    g = it._rt.G.vars
+    assert g["dot"].rendered.__class__ is MovableCells and g["dot"].rendered == ((1, 3, "gray"),)
+    assert g["seer"].rendered.__class__ is tuple and g["seer"].rendered == ((1, 1, "blue"),)
+    for action, x in (("right", 2), ("left", 1), ("down", 3)):
+        dot = g["dot"]
+        play(it, [action])
+        assert g["dot"] is not dot and g["dot"].rendered == ((x, 3, "gray"),)
+        assert g["dot"].rendered.__class__ is MovableCells
+        assert g["seer"].rendered.__class__ is not tuple    # rendered once, afresh
+    play(it, ["up"])                       # a field a cell reads: rendered afresh
+    assert g["dot"].rendered.__class__ not in (tuple, MovableCells)
+
+
+def test_copies_keep_what_is_known_of_the_render():
+    it = Interpreter()
+    it.run_script(MOVERS, seed=3)
+    play(it, ["noop", "noop"])
+    before = it._rt.G.vars["dots"][0]
+    play(it, ["noop"])
+    after = it._rt.G.vars["dots"][0]       # addObj's copy, with the same fields
+    assert after is not before and after.ident != before.ident
+    assert after.rendered is before.rendered and after.rendered == ((0, 5, "gray"),)
