@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from .runtime import MAX_GRID_SIZE
-from .values import AList, Builtin, Obj, Pos, Scope, field_value, list_tag, type_str, wrap32
+from .values import (AList, Builtin, MovableCells, Obj, Pos, Scope, field_value, list_tag,
+                     type_str, wrap32)
 
 if TYPE_CHECKING:
     from .runtime import Runtime
@@ -407,11 +408,45 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
     def is_free_except(obj, prev_obj, env) -> bool:
         return n_is_free_except(env, [obj, prev_obj])
 
+    def moved_fits(obj, dx, dy, bounds: bool):
+        """Whether ``obj`` moved by (dx, dy) is within bounds (if ``bounds``) and free but for
+        ``obj``'s own cells (isFreeExcept), found on the cells the moved copy would render
+        when ``obj``'s are MovableCells (nothing is evaluated, no scope can be seen, no copy
+        is made); None otherwise (the copy must be made and rendered)."""
+        if obj.__class__ is not Obj:
+            return None
+        cells = obj.rendered
+        origin = obj.fields["origin"]
+        if cells.__class__ is not MovableCells or origin.__class__ is not Pos or \
+                dx.__class__ is not int or dy.__class__ is not int or \
+                not unobserved("prev_elems", "curr_elems", "filtered_elems"):
+            return None
+        x, y = origin.x, origin.y
+        if x.__class__ is not int or y.__class__ is not int or \
+                not (_INT_MIN <= x + dx <= _INT_MAX and _INT_MIN <= y + dy <= _INT_MAX):
+            return None
+        if bounds:
+            n = grid_size()
+            for x, y, _ in cells:
+                if not (0 <= x + dx < n and 0 <= y + dy < n):
+                    return False
+        occupied = occupied_ref.occupied
+        own = set(cells)
+        for x, y, col in cells:
+            x += dx
+            y += dy
+            if (x, y) in occupied and (x, y, col) not in own:
+                return False
+        return True
+
     def no_collision(dx, dy):
         # (if (& (isWithinBounds (moveX obj)) (isFreeExcept (moveX obj) obj)) ...)
         def n_no_collision(env, args):
             need("moveNoCollision", args, 1)
             obj = args[0]
+            fits = moved_fits(obj, dx, dy, True)
+            if fits is not None:
+                return move_by(obj, dx, dy) if fits else obj
             scope = bind({"obj": obj}, env)
             # the definition builds (moveX obj) up to three times; one copy serves all
             # (copies share their cells, so every render happens exactly as often)
@@ -437,6 +472,9 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
     def n_move_no_collision(env, args):
         need("moveNoCollision", args, 3)
         obj, x, y = args[0], args[1], args[2]
+        fits = moved_fits(obj, x, y, False)
+        if fits is not None:
+            return move_by(obj, x, y) if fits else obj
         scope = bind({"obj": obj, "x": x, "y": y}, env)
         moved = move_by(obj, x, y)
         if is_free_except(moved, obj, scope):
@@ -529,6 +567,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         need("nextLiquidClosestHole", args, 2)
         return closest_hole(args[0], args[1], env)
 
+    # the occupancy set the columns below were found in (a new set at every host render and
+    # restore; never changed in place), and the columns of the holes by (row, grid size)
+    hole_columns: list = [None, {}]
+
     def n_next_liquid(env, args):
         need("nextLiquid", args, 1)
         obj = args[0]
@@ -542,9 +584,21 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         if last < _INT_MIN:
             last = wrap32(last)
         if y != last:
-            below = move_by(obj, 0, 1)
-            if n_is_free(scope, [below]):
-                return below
+            cells = obj.rendered if obj.__class__ is Obj else None
+            if cells.__class__ is MovableCells and origin.__class__ is Pos and \
+                    origin.x.__class__ is int and y < _INT_MAX:
+                # (isFree (moveDown obj)) on the cells the moved copy would render (nothing
+                # evaluated, nothing to see): the copy is made only if it is returned
+                occupied = occupied_ref.occupied
+                for x, cy, _ in cells:
+                    if (x, cy + 1) in occupied:
+                        break
+                else:
+                    return move_by(obj, 0, 1)
+            else:
+                below = move_by(obj, 0, 1)
+                if n_is_free(scope, [below]):
+                    return below
         let = bind({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
@@ -553,10 +607,18 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             kept = []
             assign(let, "nextRowPos", AList())
         elif "nextRowPos" not in mentioned and "nextRowPos" not in gvars:
-            # no one can see the row: make Positions only for the holes
-            above = _add(below, -1)
-            kept = [Pos(col, below) for col in range(0, grid_size())
+            # no one can see the row: make Positions only for the holes, whose columns are
+            # the same for every drop of a row while the occupancy is (a tick's)
+            n = grid_size()
+            if hole_columns[0] is not occupied:
+                hole_columns[:] = [occupied, {}]
+            cols = hole_columns[1].get((below, n))
+            if cols is None:
+                above = _add(below, -1)
+                cols = hole_columns[1][(below, n)] = [
+                    col for col in range(0, n)
                     if (col, below) not in occupied and (col, above) not in occupied]
+            kept = [Pos(col, below) for col in cols]
         else:   # the row's y is the same pure expression for every column
             row = AList([Pos(col, below) for col in range(0, grid_size())])
             assign(let, "nextRowPos", row)

@@ -3,6 +3,7 @@ exactly those of rendering every object afresh."""
 
 from __future__ import annotations
 
+import json
 import random
 from pathlib import Path
 
@@ -141,3 +142,38 @@ def test_copies_keep_what_is_known_of_the_render():
     after = it._rt.G.vars["dots"][0]       # addObj's copy, with the same fields
     assert after is not before and after.ident != before.ident
     assert after.rendered is before.rendered and after.rendered == ((0, 5, "gray"),)
+
+
+# The natives that test a moved copy on the cells it would render (no copy made): a bar of two
+# cells that moves into its own cell and against the grid's edge, and drops that flow toward the
+# holes of a shelf that a click fills.
+NATIVE_MOVES = """(program
+  (= GRID_SIZE 6)
+  (object Bar (list (Cell 0 0 "red") (Cell 1 0 "red")))
+  (object Drop (Cell 0 0 "blue"))
+  (object Rock (Cell 0 0 "gray"))
+  (= bar (initnext (Bar (Position 3 4)) (prev bar)))
+  (= rocks (initnext (map (--> x (Rock (Position x 3))) (list 0 1 3 5)) (prev rocks)))
+  (= drops (initnext (list (Drop (Position 0 0)) (Drop (Position 5 0)) (Drop (Position 4 1)))
+                     (map nextLiquid (prev drops))))
+  (on left (= bar (moveLeftNoCollision bar)))
+  (on down (= bar (moveDownNoCollision bar)))
+  (on up (= bar (moveNoCollision bar 1 -1)))
+  (on clicked (= rocks (addObj (prev rocks) (Rock click)))))"""
+
+NATIVE_ACTIONS = ["noop", "click 2 3", "left", "left", "down", "down", "noop", "up", "left",
+                  "noop", "up", "noop", "noop"]
+
+
+def test_moves_tested_on_moved_cells_are_the_moves_of_rendered_copies():
+    kept = _frames(NATIVE_MOVES, True, NATIVE_ACTIONS)
+    assert kept == _frames(NATIVE_MOVES, False, NATIVE_ACTIONS)
+    frames = [json.loads(f) for f in kept]
+    bar = [(f["bar"][0]["position"]["x"], f["bar"][0]["position"]["y"]) for f in frames]
+    # left into its own cell (3), down to the last row and held by the edge (6), up-right
+    # when free (8), held by the clicked rock (11)
+    assert bar == [(3, 4), (3, 4), (3, 4), (2, 4), (1, 4), (1, 5), (1, 5), (1, 5), (2, 4),
+                   (1, 4), (1, 4), (1, 4), (1, 4), (1, 4)]
+    drops = [{(c["position"]["x"], c["position"]["y"]) for c in f["drops"]} for f in frames]
+    assert not any((2, y) in d for d in drops for y in range(3, 6))   # the hole was filled
+    assert (4, 5) in drops[-1] and (5, 5) in drops[-1]                # through the other one
