@@ -537,7 +537,24 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             dx, dy = _sub(up.x, origin.x), _sub(up.y, origin.y)
             sx = -1 if dx < 0 else (1 if dx > 0 else 0)
             sy = -1 if dy < 0 else (1 if dy > 0 else 0)
-            moved = move_by(obj, sx, 0 if sx != 0 else sy)
+            if sx != 0:
+                sy = 0
+            cells = obj.rendered
+            if cells.__class__ is MovableCells and origin.x.__class__ is int and \
+                    origin.y.__class__ is int and up.x.__class__ is int and \
+                    up.y.__class__ is int and _INT_MIN < origin.x + sx < _INT_MAX and \
+                    _INT_MIN < origin.y + sy < _INT_MAX:
+                # the tests below on the cells the moved copy would render: the copy is made
+                # only if it is returned
+                occupied = occupied_ref.occupied
+                if (up.x, up.y) in occupied or (origin.x + sx, origin.y + sy) in occupied:
+                    return obj
+                n = grid_size()
+                for x, y, _ in cells:
+                    if not (0 <= x + sx < n and 0 <= y + sy < n):
+                        return obj
+                return move_by(obj, sx, sy)
+            moved = move_by(obj, sx, sy)
         else:
             d = n_unit_vector_obj_pos(let, [obj, up])
             assign(let, "dir", d)

@@ -177,3 +177,33 @@ def test_moves_tested_on_moved_cells_are_the_moves_of_rendered_copies():
     drops = [{(c["position"]["x"], c["position"]["y"]) for c in f["drops"]} for f in frames]
     assert not any((2, y) in d for d in drops for y in range(3, 6))   # the hole was filled
     assert (4, 5) in drops[-1] and (5, 5) in drops[-1]                # through the other one
+
+
+# nextLiquidMoveClosestHole called on its own, on a two-cell object, toward holes above,
+# below and beside it (a diagonal direction moves along x only), against a rock and against
+# the grid's edge (its origin would be on the grid, its other cell not).
+HOLE_MOVES = """(program
+  (= GRID_SIZE 6)
+  (object Slab (list (Cell 0 0 "red") (Cell 0 1 "red")))
+  (object Rock (Cell 0 0 "gray"))
+  (= rock (Rock (Position 2 0)))
+  (= slab (initnext (Slab (Position 2 2)) (prev slab)))
+  (on left (= slab (nextLiquidMoveClosestHole slab (Position 0 5))))
+  (on right (= slab (nextLiquidMoveClosestHole slab (Position 5 2))))
+  (on up (= slab (nextLiquidMoveClosestHole slab (Position (.. (.. slab origin) x) 0))))
+  (on down (= slab (nextLiquidMoveClosestHole slab (Position (.. (.. slab origin) x) 6)))))"""
+
+HOLE_ACTIONS = ["noop", "noop", "right", "right", "right", "up", "up", "up", "left", "left",
+                "left", "down", "down", "down", "up", "up", "up"]
+
+
+def test_moves_toward_a_hole_are_the_moves_of_rendered_copies():
+    kept = _frames(HOLE_MOVES, True, HOLE_ACTIONS)
+    assert kept == _frames(HOLE_MOVES, False, HOLE_ACTIONS)
+    slab = [(json.loads(f)["slab"][0]["position"]["x"], json.loads(f)["slab"][0]["position"]["y"])
+            for f in kept]
+    # right to the hole's column; up to the first row and held there by the edge; left along
+    # x only (the hole is below and left) up to the rock; down never (its origin would be on
+    # its own lower cell, which isFreePos does not except)
+    assert slab == [(2, 2), (2, 2), (2, 2), (3, 2), (4, 2), (5, 2), (5, 1), (5, 0), (5, 0),
+                    (4, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0)]
