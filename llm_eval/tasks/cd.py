@@ -74,8 +74,16 @@ class LockStep:
         self.seed = task.fixed_seed if seed is None else seed
         self._worlds: tuple[World, World] | None = None
 
-    def play(self, actions: list[str]) -> Comparison:
-        """``compare``: one lock-step run of ``actions`` from the initial state."""
+    def play(self, actions: list[str], *, settle: bool = False) -> Comparison:
+        """``compare``: one lock-step run of ``actions`` from the initial state.
+
+        ``settle``: once the trigger has fired with no frame differing yet, and the condition
+        has not held, the original waits (what a run reports no longer depends on where the
+        first difference comes, unless the condition comes to hold before it); if the
+        condition then holds, the original catches up on the frames the modified program
+        showed meanwhile, and plays on in lock-step when none differed. ``first_difference``
+        is then None for a run where no frame differed before the trigger and the condition
+        never held (and crashes of the original while it waits go unseen)."""
         task = self.task
         if self._worlds is None:
             self._worlds = (make(task.world, self.seed),
@@ -89,17 +97,37 @@ class LockStep:
         trigger_step = None
         first = 0 if original.frame.grid != changed.frame.grid else None
         probe.check(changed, 0)
+        waiting: list | None = None   # the modified program's grids since the original waits
         for t, action in enumerate(actions, 1):
             # once the frames have differed the original has nothing more to tell: only the
             # modified program plays on (its crashes, the trigger and the condition)
-            a = original.step(action)[0] if first is None else None
+            a = original.step(action)[0] if first is None and waiting is None else None
             b, *_ = changed.step(action)
             if trigger_step is None and changed.interpreter.get_trigger_state():
                 trigger_step = t
             if a is not None and a.grid != b.grid:
                 first = t
+            elif waiting is not None:
+                waiting.append(b.grid)
             probe.check(changed, t)
+            if waiting is None:
+                if settle and first is None and trigger_step is not None and \
+                        probe.step is None:
+                    waiting = []
+            elif probe.step is not None:
+                first = _catch_up(original, actions[t - len(waiting):t], waiting, t)
+                waiting = None
         return Comparison(trigger_step, first, len(actions), probe.step, probe.error)
+
+
+def _catch_up(original, actions: list[str], grids: list, t: int) -> int | None:
+    """Play ``actions`` (the steps up to ``t``) on the waiting original; the first step whose
+    frame differs from the modified program's in ``grids``, or None."""
+    start = t - len(actions)
+    for i, (action, grid) in enumerate(zip(actions, grids), start + 1):
+        if original.step(action)[0].grid != grid:
+            return i
+    return None
 
 
 class _ConditionProbe:

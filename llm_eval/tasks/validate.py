@@ -276,9 +276,9 @@ def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
 
     lockstep = LockStep(task)   # both programs, loaded once and reset for each run
 
-    def play(label: str, actions: list[str]) -> Comparison | None:
+    def play(label: str, actions: list[str], settle: bool = True) -> Comparison | None:
         try:
-            c = lockstep.play(actions)   # steps both programs in lock-step
+            c = lockstep.play(actions, settle=settle)   # steps both programs in lock-step
         except Exception as exc:
             crashes.append(f"{label}: {type(exc).__name__}: {exc}")
             return None
@@ -286,7 +286,8 @@ def check_before_and_after(task: CDTask, effort: Effort) -> list[Check]:
             condition_errors.append(f"{label}: {c.condition_error}")
         return c
 
-    w = play("witness", task.hidden.witness_actions) or Comparison(None, None, 0)
+    # the witness's first difference is reported (change_observable): it is looked for
+    w = play("witness", task.hidden.witness_actions, False) or Comparison(None, None, 0)
     early = [] if not w.differs_before_trigger else ["witness"]
     claimed = [] if not w.condition_before_difference else ["witness"]
     sequences = _fuzz_sequences(task, effort) + _condition_rollouts(task, effort)
