@@ -70,6 +70,10 @@ def usable_natives(rebound: set[str]) -> set[str]:
             usable.add(name)
     return usable
 _INT_MIN, _INT_MAX = -2147483648, 2147483647
+# the let names of nextLiquid and the helpers it calls (nextLiquidClosestHole, closestPos,
+# nextLiquidMoveClosestHole, unitVectorObjPos)
+_LIQUID_LETS = ("nextRowPos", "holes", "closestHole", "delta", "dir", "movedObj", "sign_x",
+                "sign_y")
 # `in` over a list of at least _INDEX_MIN plain Positions searched twice in a row builds a set
 # of its coordinates
 _INDEX_MIN = 12
@@ -527,6 +531,26 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         let = bind({}, bind({"obj": obj, "pos": pos}, env))
         return unit_vector(obj, pos, let)
 
+    def step_toward(obj, origin, ux: int, uy: int, sx: int, sy: int):
+        """The end of nextLiquidMoveClosestHole (its unobserved path), the step (sx, sy)
+        toward the free cell (ux, uy) above the hole, tested on the cells the moved copy would
+        render (the copy made only if it is returned); None unless ``obj``'s cells are
+        MovableCells and its origin and the moved one are Positions of 32-bit Numbers."""
+        cells = obj.rendered
+        x, y = origin.x, origin.y
+        if cells.__class__ is not MovableCells or x.__class__ is not int or \
+                y.__class__ is not int or not (_INT_MIN < x + sx < _INT_MAX and
+                                               _INT_MIN < y + sy < _INT_MAX):
+            return None
+        occupied = occupied_ref.occupied
+        if (ux, uy) in occupied or (x + sx, y + sy) in occupied:
+            return obj
+        n = grid_size()
+        for x, y, _ in cells:
+            if not (0 <= x + sx < n and 0 <= y + sy < n):
+                return obj
+        return move_by(obj, sx, sy)
+
     def move_closest_hole(obj, hole, env):
         let = bind({}, bind({"obj": obj, "closestHole": hole}, env))
         up = _position(_add(get_field(hole, "x"), 0), _add(get_field(hole, "y"), -1))
@@ -539,21 +563,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             sy = -1 if dy < 0 else (1 if dy > 0 else 0)
             if sx != 0:
                 sy = 0
-            cells = obj.rendered
-            if cells.__class__ is MovableCells and origin.x.__class__ is int and \
-                    origin.y.__class__ is int and up.x.__class__ is int and \
-                    up.y.__class__ is int and _INT_MIN < origin.x + sx < _INT_MAX and \
-                    _INT_MIN < origin.y + sy < _INT_MAX:
-                # the tests below on the cells the moved copy would render: the copy is made
-                # only if it is returned
-                occupied = occupied_ref.occupied
-                if (up.x, up.y) in occupied or (origin.x + sx, origin.y + sy) in occupied:
-                    return obj
-                n = grid_size()
-                for x, y, _ in cells:
-                    if not (0 <= x + sx < n and 0 <= y + sy < n):
-                        return obj
-                return move_by(obj, sx, sy)
+            if up.x.__class__ is int and up.y.__class__ is int:
+                done = step_toward(obj, origin, up.x, up.y, sx, sy)
+                if done is not None:
+                    return done
             moved = move_by(obj, sx, sy)
         else:
             d = n_unit_vector_obj_pos(let, [obj, up])
@@ -588,6 +601,39 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
     # restore; never changed in place), and the columns of the holes by (row, grid size)
     hole_columns: list = [None, {}]
 
+    def holes_below(below: int, n: int) -> list[int]:
+        """The columns of nextLiquid's holes in row ``below``: cells free with a free cell
+        above."""
+        occupied = occupied_ref.occupied
+        if hole_columns[0] is not occupied:
+            hole_columns[:] = [occupied, {}]
+        cols = hole_columns[1].get((below, n))
+        if cols is None:
+            above = _add(below, -1)
+            cols = hole_columns[1][(below, n)] = [
+                col for col in range(0, n)
+                if (col, below) not in occupied and (col, above) not in occupied]
+        return cols
+
+    def liquid_step(obj, origin, below: int, n: int):
+        """nextLiquid of a drop that cannot fall, whose cells are MovableCells and whose row
+        is not the last (``below`` is not ``n``), when no let name of it or its helpers can be
+        seen."""
+        cols = holes_below(below, n)
+        if not cols:
+            return obj
+        rt.count_work(len(cols))                  # closestPos's fold over the holes
+        ox, oy = origin.x, origin.y
+        best = cols[0]
+        best_d = _sqdist(ox, oy, best, below)
+        for col in cols:
+            d = _sqdist(ox, oy, col, below)
+            if not best_d < d:
+                best, best_d = col, d
+        dx = _sub(best, ox)        # the cell above the hole is on the drop's own row: dy 0
+        sx = -1 if dx < 0 else (1 if dx > 0 else 0)
+        return step_toward(obj, origin, best, below - 1, sx, 0)
+
     def n_next_liquid(env, args):
         need("nextLiquid", args, 1)
         obj = args[0]
@@ -616,6 +662,11 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                 below = move_by(obj, 0, 1)
                 if n_is_free(scope, [below]):
                     return below
+            if cells.__class__ is MovableCells and origin.__class__ is Pos and \
+                    origin.x.__class__ is int and y < _INT_MAX and unobserved(*_LIQUID_LETS):
+                # nothing can see the row, the holes, the closest one or the step toward it:
+                # all of it on Numbers (the same holes, the same closest one, the same work)
+                return liquid_step(obj, origin, y + 1, n)
         let = bind({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
@@ -626,16 +677,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         elif "nextRowPos" not in mentioned and "nextRowPos" not in gvars:
             # no one can see the row: make Positions only for the holes, whose columns are
             # the same for every drop of a row while the occupancy is (a tick's)
-            n = grid_size()
-            if hole_columns[0] is not occupied:
-                hole_columns[:] = [occupied, {}]
-            cols = hole_columns[1].get((below, n))
-            if cols is None:
-                above = _add(below, -1)
-                cols = hole_columns[1][(below, n)] = [
-                    col for col in range(0, n)
-                    if (col, below) not in occupied and (col, above) not in occupied]
-            kept = [Pos(col, below) for col in cols]
+            kept = [Pos(col, below) for col in holes_below(below, grid_size())]
         else:   # the row's y is the same pure expression for every column
             row = AList([Pos(col, below) for col in range(0, grid_size())])
             assign(let, "nextRowPos", row)

@@ -11,6 +11,7 @@ import pytest
 from tiers import tier
 from tracing import play, random_actions
 
+from llm_eval.actions import apply_action, parse_action
 from llm_eval.autumn import Interpreter
 from llm_eval.autumn.values import MovableCells
 from llm_eval.worlds import world_names, world_spec
@@ -207,3 +208,25 @@ def test_moves_toward_a_hole_are_the_moves_of_rendered_copies():
     # its own lower cell, which isFreePos does not except)
     assert slab == [(2, 2), (2, 2), (2, 2), (3, 2), (4, 2), (5, 2), (5, 1), (5, 0), (5, 0),
                     (4, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0), (3, 0)]
+
+
+def _work(text: str, cache: bool, actions: list[str]) -> list[int]:
+    """The work left of each tick's budget after it (the natives count what they stand for)."""
+    it = Interpreter()
+    it.run_script(text, seed=9)
+    it._rt.render_cache = cache
+    out = []
+    for action in actions:
+        apply_action(it, parse_action(action))
+        it.step()
+        out.append(it._rt.work_left)    # (a render starts a budget of its own)
+        it.render_all()
+    return out
+
+
+@pytest.mark.parametrize("name", ["liquid", "sand", "native_moves", "hole_moves"])
+def test_moves_tested_on_moved_cells_count_the_same_work(name):
+    text = {"native_moves": NATIVE_MOVES, "hole_moves": HOLE_MOVES}.get(name) or \
+        (ROOT / "benchmarks" / "programs" / f"{name}.sexp").read_text()
+    actions = random_actions(random.Random(name), 40, 16)
+    assert _work(text, True, actions) == _work(text, False, actions)
