@@ -184,14 +184,20 @@ class Obj:
         return new
 
     def with_field(self, field: str, value) -> "Obj":
-        """``updateObj``'s copy, with ``field`` set to ``value``. A copy that only moves (a
-        Position with Number coordinates in ``origin``) of an object whose cells are
-        ``MovableCells`` gets them moved, rendered without evaluating a cell."""
+        """``updateObj``'s copy, with ``field`` (one of its fields) set to ``value``. A copy
+        whose field keeps the very same value keeps what is known of the object's render (as
+        ``copy``); a copy that only moves (a Position with Number coordinates in ``origin``) of
+        an object whose cells are ``MovableCells`` gets them moved, rendered without evaluating
+        a cell."""
         new = _new_object(Obj)
         new.cls = self.cls
         new.fields = fields = dict(self.fields)
+        same = fields[field] is value
         fields[field] = value
         new.ident = new_id()
+        if same:                 # the same fields: the copy renders as the object does
+            new.rendered = self.rendered
+            return new
         new.rendered = None
         if field == "origin" and self.rendered.__class__ is MovableCells:
             old = self.fields["origin"]

@@ -101,10 +101,11 @@ MOVERS = """(program
   (on left (= dot (move dot (Position -1 0))))
   (on down (= seer (updateObj seer "origin" (Position (+ (.. (.. seer origin) x) 2) 1))))
   (on down (= dot (updateObj dot "origin" (Position (+ (.. (.. dot origin) x) 2) 3))))
-  (on up (= dot (updateObj dot "n" (+ (.. dot n) 1)))))"""
+  (on up (= dot (updateObj dot "n" (+ (.. dot n) 1))))
+  (on clicked (= dot (updateObj dot "n" (.. dot n)))))"""
 
 ACTIONS = ["noop", "noop", "right", "right", "right", "left", "left", "up", "up", "up",
-           "down", "left", "noop", "right"]
+           "down", "left", "noop", "right", "click 1 1", "up", "click 1 1"]
 
 
 def test_moved_objects_render_as_fresh_ones():
@@ -132,6 +133,16 @@ def test_a_moved_copy_keeps_its_cells_moved_only_when_no_cell_reads_the_origin()
         assert g["seer"].rendered.__class__ is not tuple    # rendered once, afresh
     play(it, ["up"])                       # a field a cell reads: rendered afresh
     assert g["dot"].rendered.__class__ not in (tuple, MovableCells)
+
+
+def test_a_copy_whose_field_keeps_its_value_keeps_the_render():
+    it = Interpreter()
+    it.run_script(MOVERS, seed=3)
+    play(it, ["noop", "noop"])
+    dot = it._rt.G.vars["dot"]
+    play(it, ["click 0 0"])                 # updateObj dot "n" with the value it has
+    assert it._rt.G.vars["dot"] is not dot
+    assert it._rt.G.vars["dot"].rendered is dot.rendered == ((1, 3, "gray"),)
 
 
 def test_copies_keep_what_is_known_of_the_render():
