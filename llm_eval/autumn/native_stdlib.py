@@ -16,8 +16,18 @@ from typing import TYPE_CHECKING
 
 from ..errors import AutumnRuntimeError
 from .runtime import MAX_GRID_SIZE
-from .values import (AList, Builtin, MovableCells, Obj, Pos, Scope, field_value, list_tag,
-                     type_str, wrap32)
+from .values import (
+    AList,
+    Builtin,
+    MovableCells,
+    Obj,
+    Pos,
+    Scope,
+    field_value,
+    list_tag,
+    type_str,
+    wrap32,
+)
 
 if TYPE_CHECKING:
     from .runtime import Runtime

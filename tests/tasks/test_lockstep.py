@@ -5,6 +5,7 @@ hold; every fact a validation run reports is the one of the full lock-step."""
 from __future__ import annotations
 
 import random
+
 import pytest
 
 from llm_eval.tasks.cd import LockStep
