@@ -84,6 +84,33 @@ _INT_MIN, _INT_MAX = -2147483648, 2147483647
 # nextLiquidMoveClosestHole, unitVectorObjPos)
 _LIQUID_LETS = ("nextRowPos", "holes", "closestHole", "delta", "dir", "movedObj", "sign_x",
                 "sign_y")
+
+
+def _movable(obj, dx, dy) -> MovableCells | None:
+    """``obj``'s cells when a copy of it moved by (dx, dy) would render them moved
+    (``Obj.with_field``): an object with kept MovableCells whose origin is a Position of
+    Numbers, moved by Numbers inside 32 bits; else None (the copy must be made and rendered)."""
+    if obj.__class__ is not Obj:
+        return None
+    cells = obj.rendered
+    if cells.__class__ is not MovableCells:
+        return None
+    origin = obj.fields["origin"]
+    if origin.__class__ is not Pos or dx.__class__ is not int or dy.__class__ is not int:
+        return None
+    x, y = origin.x, origin.y
+    if x.__class__ is not int or y.__class__ is not int or \
+            not (_INT_MIN < x + dx < _INT_MAX and _INT_MIN < y + dy < _INT_MAX):
+        return None
+    return cells
+
+
+def _moved_within(cells, dx: int, dy: int, n: int) -> bool:
+    """isWithinBounds of the copy whose cells are ``cells`` moved by (dx, dy)."""
+    for x, y, _ in cells:
+        if not (0 <= x + dx < n and 0 <= y + dy < n):
+            return False
+    return True
 # `in` over a list of at least _INDEX_MIN plain Positions searched twice in a row builds a set
 # of its coordinates
 _INDEX_MIN = 12
@@ -425,25 +452,13 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
     def moved_fits(obj, dx, dy, bounds: bool):
         """Whether ``obj`` moved by (dx, dy) is within bounds (if ``bounds``) and free but for
         ``obj``'s own cells (isFreeExcept), found on the cells the moved copy would render
-        when ``obj``'s are MovableCells (nothing is evaluated, no scope can be seen, no copy
-        is made); None otherwise (the copy must be made and rendered)."""
-        if obj.__class__ is not Obj:
+        (``_movable``: nothing is evaluated, no scope can be seen, no copy is made); None when
+        the copy must be made and rendered."""
+        cells = _movable(obj, dx, dy)
+        if cells is None or not unobserved("prev_elems", "curr_elems", "filtered_elems"):
             return None
-        cells = obj.rendered
-        origin = obj.fields["origin"]
-        if cells.__class__ is not MovableCells or origin.__class__ is not Pos or \
-                dx.__class__ is not int or dy.__class__ is not int or \
-                not unobserved("prev_elems", "curr_elems", "filtered_elems"):
-            return None
-        x, y = origin.x, origin.y
-        if x.__class__ is not int or y.__class__ is not int or \
-                not (_INT_MIN <= x + dx <= _INT_MAX and _INT_MIN <= y + dy <= _INT_MAX):
-            return None
-        if bounds:
-            n = grid_size()
-            for x, y, _ in cells:
-                if not (0 <= x + dx < n and 0 <= y + dy < n):
-                    return False
+        if bounds and not _moved_within(cells, dx, dy, grid_size()):
+            return False
         occupied = occupied_ref.occupied
         own = set(cells)
         for x, y, col in cells:
@@ -541,24 +556,20 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         let = bind({}, bind({"obj": obj, "pos": pos}, env))
         return unit_vector(obj, pos, let)
 
-    def step_toward(obj, origin, ux: int, uy: int, sx: int, sy: int):
+    def step_toward(obj, ux: int, uy: int, sx: int, sy: int):
         """The end of nextLiquidMoveClosestHole (its unobserved path), the step (sx, sy)
         toward the free cell (ux, uy) above the hole, tested on the cells the moved copy would
-        render (the copy made only if it is returned); None unless ``obj``'s cells are
-        MovableCells and its origin and the moved one are Positions of 32-bit Numbers."""
-        cells = obj.rendered
-        x, y = origin.x, origin.y
-        if cells.__class__ is not MovableCells or x.__class__ is not int or \
-                y.__class__ is not int or not (_INT_MIN < x + sx < _INT_MAX and
-                                               _INT_MIN < y + sy < _INT_MAX):
+        render (the copy made only if it is returned); None when the copy must be made and
+        rendered (``_movable``)."""
+        cells = _movable(obj, sx, sy)
+        if cells is None:
             return None
+        origin = obj.fields["origin"]
         occupied = occupied_ref.occupied
-        if (ux, uy) in occupied or (x + sx, y + sy) in occupied:
+        if (ux, uy) in occupied or (origin.x + sx, origin.y + sy) in occupied:
             return obj
-        n = grid_size()
-        for x, y, _ in cells:
-            if not (0 <= x + sx < n and 0 <= y + sy < n):
-                return obj
+        if not _moved_within(cells, sx, sy, grid_size()):
+            return obj
         return move_by(obj, sx, sy)
 
     def move_closest_hole(obj, hole, env):
@@ -573,10 +584,9 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
             sy = -1 if dy < 0 else (1 if dy > 0 else 0)
             if sx != 0:
                 sy = 0
-            if up.x.__class__ is int and up.y.__class__ is int:
-                done = step_toward(obj, origin, up.x, up.y, sx, sy)
-                if done is not None:
-                    return done
+            done = step_toward(obj, up.x, up.y, sx, sy)
+            if done is not None:
+                return done
             moved = move_by(obj, sx, sy)
         else:
             d = n_unit_vector_obj_pos(let, [obj, up])
@@ -642,7 +652,7 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                 best, best_d = col, d
         dx = _sub(best, ox)        # the cell above the hole is on the drop's own row: dy 0
         sx = -1 if dx < 0 else (1 if dx > 0 else 0)
-        return step_toward(obj, origin, best, below - 1, sx, 0)
+        return step_toward(obj, best, below - 1, sx, 0)
 
     def n_next_liquid(env, args):
         need("nextLiquid", args, 1)
@@ -657,9 +667,12 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
         if last < _INT_MIN:
             last = wrap32(last)
         if y != last:
-            cells = obj.rendered if obj.__class__ is Obj else None
-            if cells.__class__ is MovableCells and origin.__class__ is Pos and \
-                    origin.x.__class__ is int and y < _INT_MAX:
+            cells = _movable(obj, 0, 1)
+            if cells is None:
+                below = move_by(obj, 0, 1)
+                if n_is_free(scope, [below]):
+                    return below
+            else:
                 # (isFree (moveDown obj)) on the cells the moved copy would render (nothing
                 # evaluated, nothing to see): the copy is made only if it is returned
                 occupied = occupied_ref.occupied
@@ -668,15 +681,10 @@ def install_native_stdlib(rt: "Runtime", rebound: set[str], mentioned: set[str],
                         break
                 else:
                     return move_by(obj, 0, 1)
-            else:
-                below = move_by(obj, 0, 1)
-                if n_is_free(scope, [below]):
-                    return below
-            if cells.__class__ is MovableCells and origin.__class__ is Pos and \
-                    origin.x.__class__ is int and y < _INT_MAX and unobserved(*_LIQUID_LETS):
-                # nothing can see the row, the holes, the closest one or the step toward it:
-                # all of it on Numbers (the same holes, the same closest one, the same work)
-                return liquid_step(obj, origin, y + 1, n)
+                if unobserved(*_LIQUID_LETS):
+                    # nothing can see the row, the holes, the closest one or the step toward
+                    # it: all of it on Numbers (the same holes, closest one and work)
+                    return liquid_step(obj, origin, y + 1, n)
         let = bind({}, scope)
         y = get_field(get_field(obj, "origin"), "y")
         below = _add(y, 1)
