@@ -37,6 +37,25 @@ def test_interpreter_benchmark_measures_every_world() -> None:
         assert result["grid"] == default_registry().get(name).size
 
 
+def test_the_interpreter_benchmark_holds_the_slowest_kind_to_six_times_the_reference(
+        monkeypatch):
+    monkeypatch.setitem(sys.modules, "interpreter_bench", None)   # gone again afterwards
+    bench = load_script(REPO / "benchmarks" / "interpreter.py", "interpreter_bench",
+                        modules=sys.modules)
+
+    def row(name: str, steps_per_s: float):
+        kind, ref = bench.REFERENCE_STEPS_PER_S[name]
+        return bench.Result(name, steps_per_s=steps_per_s, reference_kind=kind,
+                            reference_steps_per_s=ref, ratio=steps_per_s / ref, passed=True)
+
+    fast = [row("life", 600.0), row("liquid", 1300.0), row("sand", 1000.0)]
+    assert bench.summarise(fast)["slowest_passed"]
+    assert round(bench.summarise(fast)["slowest_ratio"], 2) == 6.5      # liquid
+    slow = [row("life", 530.0), row("liquid", 1300.0), row("sand", 1000.0)]   # life 5.9x
+    assert not bench.summarise(slow)["slowest_passed"]
+    assert bench.summarise(slow)["kinds_passed"]       # the older 2x target still passes
+
+
 def test_renderings_benchmark_counts_tokens_offline() -> None:
     report = run_script("benchmarks/renderings.py", "--json", "--steps", "10")
     rows = {m["rendering"]: m for m in report["frame"]}
