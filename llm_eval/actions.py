@@ -108,7 +108,19 @@ def _parse(text: str, line: int | None, source: str | None) -> Action:
 
 def parse_action(text: str) -> Action:
     """Parse one action such as ``"click 3 4"`` or ``"left"``; raises ActionSyntaxError."""
-    return _parse(text, None, None)
+    action = _PARSED.get(text) if text.__class__ is str else None
+    if action is None:
+        action = _parse(text, None, None)
+        if len(_PARSED) >= _PARSED_MAX:
+            _PARSED.clear()
+        _PARSED[text] = action
+    return action
+
+
+# Texts parsed before, and their (immutable) actions: rollouts parse the same few texts at every
+# step. Only valid texts get here (an invalid one raised).
+_PARSED: dict[str, Action] = {}
+_PARSED_MAX = 4096
 
 
 def iter_action_lines(lines: Iterable[str], source: str = "<actions>") -> Iterator[tuple[int, Action]]:

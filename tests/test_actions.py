@@ -195,3 +195,20 @@ def test_random_text_parses_or_raises_action_syntax_error(text: str) -> None:
         return
     assert action.kind in ACTION_KINDS
     assert parse_action(str(action)) == action
+
+
+def test_parsed_texts_are_kept_and_bad_ones_refused_each_time(monkeypatch) -> None:
+    """Rollouts parse the same texts at every step: a text parsed before gives the same
+    (immutable) action; a bad text is never kept, and the store stays bounded."""
+    import llm_eval.actions as actions_module
+
+    monkeypatch.setattr(actions_module, "_PARSED", {})
+    monkeypatch.setattr(actions_module, "_PARSED_MAX", 8)
+    assert parse_action("click 3 4") is parse_action("click 3 4") == Action.click(3, 4)
+    for _ in range(2):
+        with pytest.raises(ActionSyntaxError):
+            parse_action("click 3")
+    for x in range(20):
+        assert parse_action(f"click {x} 1") == Action.click(x, 1)
+        assert len(actions_module._PARSED) <= 8
+    assert "click 3" not in actions_module._PARSED

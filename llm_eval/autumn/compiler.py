@@ -567,6 +567,10 @@ class Compiler:
 
         globals_ref = rt.globals_ref
         isolated: dict = {}
+        # a part whose evaluation begins by looking up a name the snapshot lacks fails at once
+        # in isolation (undefined: the trial's globals are empty, only the snapshot is seen),
+        # so it is known missing without raising
+        lx, ly, lc = (frozenset(_leading_names(n, self.type_names)[0]) for n in (nx, ny, nc))
 
         def trial(f, env):
             # Tried in the snapshot alone: globals it did not copy must be invisible.
@@ -584,9 +588,10 @@ class Compiler:
         def cell(env):
             snap = rt.cell_snapshot(env, names)
             trial_env = Scope(snap, None)
-            vx = trial(cx, trial_env)
-            vy = trial(cy, trial_env)
-            trial(cc, trial_env)    # tried like the others (its draws count); value unused
+            vx = trial(cx, trial_env) if snap.keys() >= lx else missing
+            vy = trial(cy, trial_env) if snap.keys() >= ly else missing
+            if snap.keys() >= lc:
+                trial(cc, trial_env)   # tried like the others (its draws count); value unused
             fx = vx if vx.__class__ is int else None
             fy = vy if vy.__class__ is int else None
             fc = None
@@ -610,6 +615,30 @@ def _is_bool_valued(node: S.Node) -> bool:
     t = type(node)
     return (t is S.Logic or t is S.BoolLit or (t is S.Bin and node.op in _BOOL_OPS)
             or (t is S.Unary and node.op == "!"))
+
+
+def _leading_names(node: S.Node, type_names) -> tuple[tuple[str, ...], bool]:
+    """(the names looked up first when ``node`` is evaluated, in order, before anything else
+    is done: the leftmost operands of conditions and operators, and an operator's right
+    operand after a left one that is only a look-up or a constant; whether evaluating the
+    node is only that). A type name ends them: its look-up may find the type."""
+    t = type(node)
+    if t is S.Var:
+        return ((), False) if node.name in type_names else ((node.name,), True)
+    if t is S.Num or t is S.Str or t is S.BoolLit:
+        return (), True
+    if t is S.Bin:
+        names, only = _leading_names(node.left, type_names)
+        if only:   # both operands are evaluated before the operator looks at either
+            names += _leading_names(node.right, type_names)[0]
+        return names, False
+    if t is S.If:
+        return _leading_names(node.cond, type_names)[0], False
+    if t is S.Logic:
+        return _leading_names(node.left, type_names)[0], False
+    if t is S.Unary:
+        return _leading_names(node.operand, type_names)[0], False
+    return (), False
 
 
 def reads_only(node: S.Node) -> bool:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import functools
 import sys
-from contextlib import contextmanager
 from importlib import resources
 
 from ..errors import (
@@ -195,26 +194,38 @@ def _in_trigger(error: AutumnError, own: set) -> AutumnError:
     return error
 
 
-@contextmanager
-def guard(path: str | None):
+class guard:
     """Turn anything unexpected into our typed errors, and stamp errors with the path.
 
     Every entry point that reads or runs a program goes through this (``check_program``
-    too), so Python's recursion limit and memory errors never surface as tracebacks."""
-    try:
-        yield
-    except AutumnError as e:
-        if e.path is None:
-            e.path = path
-        raise
-    except RecursionError:
-        raise AutumnLimitError("the program nests too deeply (unbounded recursion, or "
-                               "expressions nested thousands deep)", path=path) from None
-    except MemoryError:
-        raise AutumnLimitError("the program ran out of memory", path=path) from None
-    except Exception as e:  # a bug of ours, never the program's: say so plainly
-        raise AutumnInternalError(f"internal interpreter error: {type(e).__name__}: {e}",
-                                  path=path) from e
+    too), so Python's recursion limit and memory errors never surface as tracebacks. A class
+    rather than a generator-based context manager: it is entered twice a step."""
+
+    __slots__ = ("path",)
+
+    def __init__(self, path: str | None) -> None:
+        self.path = path
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, e, tb) -> bool:
+        if kind is None:
+            return False
+        path = self.path
+        if isinstance(e, AutumnError):
+            if e.path is None:
+                e.path = path
+            return False
+        if isinstance(e, RecursionError):
+            raise AutumnLimitError("the program nests too deeply (unbounded recursion, or "
+                                   "expressions nested thousands deep)", path=path) from None
+        if isinstance(e, MemoryError):
+            raise AutumnLimitError("the program ran out of memory", path=path) from None
+        if isinstance(e, Exception):  # a bug of ours, never the program's: say so plainly
+            raise AutumnInternalError(f"internal interpreter error: {type(e).__name__}: {e}",
+                                      path=path) from e
+        return False
 
 
 class Coverage:
@@ -332,7 +343,7 @@ class Interpreter:
                         e.locate(node.line, node.column)
                         raise
             rt.updated.clear()
-            rt.host_render()
+            rt.host_render_cells()
         self._rt = rt
         return "Script executed successfully."
 
@@ -505,10 +516,9 @@ class Interpreter:
         with guard(self._path):
             n = self._grid_size(rt)
             rt.start_budget("render")
-            out = rt.host_render()
+            cells, _ = rt.host_render_cells()
             background = self.get_background()
-        return Frame.from_cells(n, background,
-                                (cell for _, cells in out for cell in cells))
+        return Frame.from_cells(n, background, cells)
 
     @staticmethod
     def _grid_size(rt: Runtime) -> int:
@@ -593,6 +603,10 @@ class Interpreter:
 
     def coverage(self) -> Coverage:
         return Coverage(self._loaded().handlers)
+
+    def fired(self) -> tuple[bool, ...]:
+        """Whether each on-clause has fired, in source order (``coverage().clauses``)."""
+        return tuple([h.covered for h in self._loaded().handlers])
 
     # -- saving and restoring states (searches, repeated rollouts) ----------------------------
     def snapshot(self):

@@ -569,9 +569,15 @@ class Runtime:
             self.work_left -= len(v)
             if self.work_left < 0:
                 self.over_budget()
+            kept = self.render_cache
             for item in v:
                 if item.__class__ is Obj:
-                    self.render_obj(item, env, out)
+                    # render_obj's first case, without the call: cells kept on the object
+                    r = item.rendered
+                    if kept and (r.__class__ is MovableCells or r.__class__ is tuple):
+                        out.extend(r)
+                    else:
+                        self.render_obj(item, env, out)
                 elif item.__class__ is AList:
                     self.render_value(item, env, out)
         elif c is UnbuiltCache:   # the work of the list it stands for (whose cells render nothing)
@@ -594,27 +600,34 @@ class Runtime:
 
     def host_render(self) -> list[tuple[str, list]]:
         """The host's render_all (10.1): cells per variable; rebuilds the occupancy set."""
-        out = []
+        cells, starts = self.host_render_cells()
+        ends = [start for _, start in starts[1:]] + [len(cells)]
+        return [(name, cells[start:end]) for (name, start), end in zip(starts, ends)]
+
+    def host_render_cells(self) -> tuple[list, list[tuple[str, int]]]:
+        """``host_render`` as one list of every (x, y, colour) in render order, and where each
+        variable's cells start in it (variables that render no cell left out): a frame
+        needs only the one list."""
+        starts = []
         G = self.G
         d = G.vars
-        all_cells = []
+        all_cells: list = []
         for name in self.render_order():
             v = d.get(name, _MISSING)
             c = v.__class__
             if c is not Obj and c is not AList and c is not UnbuiltCache:
                 continue
-            cells: list = []
-            self.render_value(v, G, cells)
-            if cells:
-                out.append((name, cells))
-                all_cells.extend(cells)
+            start = len(all_cells)
+            self.render_value(v, G, all_cells)
+            if len(all_cells) > start:
+                starts.append((name, start))
         self.occupied = {(x, y) for x, y, _ in all_cells}
         cache = UnbuiltCache(all_cells) if self.unread_cache else _cache_list(all_cells)
         if "cacheRendered" in d:
             d["cacheRendered"] = cache
         else:
             self.define_global("cacheRendered", cache)
-        return out
+        return all_cells, starts
 
     def build_caches(self) -> None:
         """Replace an ``UnbuiltCache`` in ``cacheRendered`` by the list the host render would

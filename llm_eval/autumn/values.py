@@ -27,6 +27,7 @@ __all__ = [
 
 new_id = itertools.count(1).__next__
 _new_object = object.__new__
+_list_init = list.__init__
 
 SCOPE_PLAIN = 0
 SCOPE_OBJECT = 1      # a constructor's or a render's scope of fields (7.2 skips the outermost)
@@ -50,7 +51,7 @@ class AList(list):
     __slots__ = ("tag", "ident")
 
     def __init__(self, items=(), tag: str = "List<Unknown>") -> None:
-        super().__init__(items)
+        _list_init(self, items)
         self.tag = tag
         self.ident = new_id()
 

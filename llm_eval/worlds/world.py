@@ -108,6 +108,7 @@ class World:
         self._resets = 0
         self._invalid_actions = 0
         self._closed = False
+        self._coverage: tuple | None = None   # (interpreter, fired, RuleCoverage)
 
     # -- Gymnasium contract ---------------------------------------------------------------------
     def reset(self, *, seed: int | None = None,
@@ -251,9 +252,15 @@ class World:
         return self._require_reset()
 
     def coverage(self) -> RuleCoverage:
-        clauses = self._require_reset().coverage().clauses
-        fired = tuple(bool(c[3]) for c in clauses)
-        return RuleCoverage(sum(fired), len(fired), fired, tuple(c[1] for c in clauses))
+        interpreter = self._require_reset()
+        fired = interpreter.fired()
+        kept = self._coverage   # every step's info has it: made again only when it changed
+        if kept is not None and kept[0] is interpreter and kept[1] == fired:
+            return kept[2]
+        lines = tuple(c[1] for c in interpreter.coverage().clauses)
+        coverage = RuleCoverage(sum(fired), len(fired), fired, lines)
+        self._coverage = (interpreter, fired, coverage)
+        return coverage
 
     # -- saving and restoring (searches and rollouts; agents never get these) ----------------------
     def snapshot(self) -> "WorldSnapshot":

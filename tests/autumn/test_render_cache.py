@@ -47,6 +47,38 @@ def test_kept_renders_equal_fresh_renders(name, text):
     assert _frames(text, True, actions) == _frames(text, False, actions)
 
 
+@pytest.mark.parametrize("name,text", [pytest.param(n, t, id=n, marks=tier(n) if n in WORLDS else ())
+                                       for n, t in PROGRAMS])
+def test_the_frame_is_the_host_render(name, text):
+    """``render_frame`` (one list of every cell) shows what ``render_all`` (cells per
+    variable) says, later cells over earlier ones, and the occupancy is its cells' places."""
+    it = Interpreter()
+    it.run_script(text, seed=9)
+    for action in [None, *random_actions(random.Random(name), 30, 12)]:
+        if action is not None:
+            apply_action(it, parse_action(action))
+            it.step()
+        cells = [(c["position"]["x"], c["position"]["y"], c["color"])
+                 for v in json.loads(it.render_all()).values() if isinstance(v, list) for c in v]
+        frame = it.render_frame()
+        rows = [[it.get_background()] * frame.size for _ in range(frame.size)]
+        for x, y, colour in cells:
+            if 0 <= x < frame.size and 0 <= y < frame.size:
+                rows[y][x] = colour.lower()
+        assert frame.to_rows() == rows
+        assert it._rt.occupied == {(x, y) for x, y, _ in cells}
+        # each variable's own cells, rendered alone
+        rt = it._rt
+        alone = []
+        for var in rt.render_order():
+            own: list = []
+            if var in rt.G.vars and var != "cacheRendered":
+                rt.render_value(rt.G.vars[var], rt.G, own)
+            if own:
+                alone.append((var, own))
+        assert rt.host_render() == alone
+
+
 def test_a_program_that_assigns_fields_renders_afresh():
     it = Interpreter()
     it.run_script(FIELD_WRITE, seed=3)

@@ -42,6 +42,26 @@ def test_step_returns_the_gymnasium_five_tuple(world: World) -> None:
     assert info["coverage"].covered == 2 and world.steps == 2
 
 
+def test_coverage_follows_restores_and_reloads(world: World) -> None:
+    """The coverage is made again only when a clause's state changed, and a restore or a
+    reset to a state with fewer fired clauses shows the fewer."""
+    start = world.snapshot()
+    first = world.coverage()
+    assert world.coverage() is first          # nothing fired since: the same object
+    world.step("right")
+    after = world.coverage()
+    assert after.fired == (True, False, False) and world.step("right")[4]["coverage"] is after
+    world.restore(start)
+    assert world.coverage() == first and world.coverage().covered == 0
+    world.step(Action.click(2, 0))
+    assert world.coverage().fired == (False, False, True)
+    world.reset()
+    assert world.coverage().covered == 0
+    world.program = DOT.replace("  (on left", "\n  (on left")   # its clauses a line lower
+    world.reset()
+    assert world.coverage().lines == (5, 7, 8)
+
+
 @pytest.mark.parametrize("action, message", [
     ("click 3 0", "click 3 0 is outside the 3x3 grid: x and y must be between 0 and 2"),
     ("click -1 2", "click -1 2 is outside the 3x3 grid"),
