@@ -292,6 +292,9 @@ class Interpreter:
             rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
             rt.compiler.cell_constants = constants
             rt.compiler.lambda_defs = _lambda_defs(std, program)
+            rt.redefinable = _redefinable(std, program) | _HOST_SET | (
+                frozenset() if trigger_node is None
+                else frozenset(S.rebound_names((S.ExprStmt(trigger_node, 0, 0),))))
             rt.render_cache = not (_changes_objects_in_place(program) or (
                 trigger_node is not None and _changes_objects_in_place(
                     (S.ExprStmt(trigger_node, 0, 0),))))
@@ -571,6 +574,8 @@ class Interpreter:
                 rt.fast_flags.setdefault(name, [True])[0] = False
             if _changes_objects_in_place((S.ExprStmt(node, 0, 0),)):
                 rt.render_cache = False     # kept renders could go stale from now on
+            if any(type(n) is S.Assign for n in S.walk(stmt)):
+                rt.forget_fixed()           # the host render looks at every global again
             rt.start_budget("evaluation")
             compiled = rt.compiler.compile(node)
             if len(self._expressions) >= _MAX_EXPRESSIONS:

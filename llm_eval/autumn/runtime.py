@@ -122,6 +122,9 @@ class Runtime:
         # objects keep their rendered cells (render_obj) unless the program can change an
         # object in place: field assignment or rotate (the interpreter clears this)
         self.render_cache = True
+        # the names whose global binding may change once made (None: any name), set at load
+        # (render_order)
+        self.redefinable: frozenset[str] | None = None
         # the host render leaves cacheRendered unbuilt (UnbuiltCache) while nothing can read
         # it: the program's text never names it (the interpreter sets this at load) and no
         # evaluated expression has (which clears it for good)
@@ -228,12 +231,27 @@ class Runtime:
         self.global_order.erase(name)
 
     def render_order(self) -> list[str]:
+        """The names the host render looks at, in its order (docs/spec/autumn.md 10.1): the
+        state variables, then the other globals as first defined, less those bound for good
+        to a function, which never render anything (most of the table: the stdlib and the
+        builtins): a name outside ``redefinable`` holding a lambda or a builtin once the
+        program is loaded (the first host render ends the load) holds it ever after."""
         order = self._render_order
         if order is None:
             states = set(self.state_names)
-            order = list(self.state_names) + [n for n in self.first_defined if n not in states]
+            redefinable, d = self.redefinable, self.G.vars
+            order = list(self.state_names) + [
+                n for n in self.first_defined if n not in states and (
+                    redefinable is None or n in redefinable
+                    or d.get(n).__class__ not in (Builtin, Lambda))]
             self._render_order = order
         return order
+
+    def forget_fixed(self) -> None:
+        """An evaluated expression may rebind any name from now on: every global is looked
+        at by the host render again."""
+        self.redefinable = None
+        self._render_order = None
 
     # -- assignment (docs/spec/autumn.md 6.3, 5.6, 5.7) ---------------------------------------------------
     def check_type(self, name: str, old, new) -> None:
