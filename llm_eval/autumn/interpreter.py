@@ -292,6 +292,10 @@ class Interpreter:
             rt.compiler = Compiler(rt, objects, local, fusion=self._fusion)
             rt.compiler.cell_constants = constants
             rt.compiler.lambda_defs = _lambda_defs(std, program)
+            rt.occupancy_names = _occupancy_names(std)
+            rt.occupancy_read = _reaches(rt.occupancy_names, program) or (
+                trigger_node is not None
+                and _reaches(rt.occupancy_names, (S.ExprStmt(trigger_node, 0, 0),)))
             rt.redefinable = _redefinable(std, program) | _HOST_SET | (
                 frozenset() if trigger_node is None
                 else frozenset(S.rebound_names((S.ExprStmt(trigger_node, 0, 0),))))
@@ -576,6 +580,8 @@ class Interpreter:
                 rt.render_cache = False     # kept renders could go stale from now on
             if any(type(n) is S.Assign for n in S.walk(stmt)):
                 rt.forget_fixed()           # the host render looks at every global again
+            if not rt.occupancy_names.isdisjoint(_names(stmt)):
+                rt.read_occupancy()
             rt.start_budget("evaluation")
             compiled = rt.compiler.compile(node)
             if len(self._expressions) >= _MAX_EXPRESSIONS:
@@ -645,6 +651,38 @@ class Interpreter:
         since the last load, tick, render or evaluation began; each may do at most
         ``work_budget``."""
         return self._loaded().work_done
+
+
+@functools.lru_cache(maxsize=8)
+def _occupancy_names(std: tuple) -> frozenset[str]:
+    """The names whose call may read the occupancy set (``Runtime.occupied``): isFreePos, and
+    every stdlib definition that names one of them (the natives that replace such
+    definitions read the set as they do)."""
+    mentions: dict[str, set[str]] = {}
+    for stmt in std:
+        expr = getattr(stmt, "expr", None)
+        if isinstance(expr, S.Assign):
+            mentions.setdefault(expr.name, set()).update(_names((expr.value,)))
+    names = {"isFreePos"}
+    grown = True
+    while grown:
+        grown = False
+        for name, named in mentions.items():
+            if name not in names and not named.isdisjoint(names):
+                names.add(name)
+                grown = True
+    return frozenset(names)
+
+
+@functools.lru_cache(maxsize=64)
+def _reaches(names: frozenset[str], statements: tuple) -> bool:
+    """Whether the statements mention one of ``names`` (a call, or the function passed on)."""
+    return not names.isdisjoint(_names(statements))
+
+
+def _names(statements) -> set[str]:
+    """Every variable the statements name."""
+    return {n.name for n in S.walk(statements) if type(n) is S.Var}
 
 
 def _lambda_defs(std: tuple, program: tuple) -> dict[str, S.Lambda]:

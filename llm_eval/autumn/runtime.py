@@ -111,7 +111,14 @@ class Runtime:
         self.seed = 0
         self.click: tuple[int, int] | None = None
         self.arrows = {"left": False, "right": False, "up": False, "down": False}
-        self.occupied: set[tuple[int, int]] = set()
+        # the (x, y) of the last host render's cells (``rendered_cells``), for isFreePos and
+        # the natives that test cells; kept only while ``occupancy_read`` (the load decides:
+        # whether the program can reach one of them), else None
+        self.occupied: set[tuple[int, int]] | None = set()
+        self.rendered_cells: list = []
+        self.occupancy_read = True
+        self.occupancy_names: frozenset[str] = frozenset()   # interpreter._occupancy_names
+        self.occupancy_names: frozenset[str] = frozenset()   # interpreter._occupancy_names
         self.trigger = None
         # the work budget counts down from limits.max_work (see start_budget)
         self.work_left = self.limits.max_work
@@ -246,6 +253,13 @@ class Runtime:
                     or d.get(n).__class__ not in (Builtin, Lambda))]
             self._render_order = order
         return order
+
+    def read_occupancy(self) -> None:
+        """Keep the occupancy set from now on (an evaluated expression may read it): the
+        last render's, at once."""
+        if not self.occupancy_read:
+            self.occupancy_read = True
+            self.occupied = {(x, y) for x, y, _ in self.rendered_cells}
 
     def forget_fixed(self) -> None:
         """An evaluated expression may rebind any name from now on: every global is looked
@@ -639,7 +653,8 @@ class Runtime:
             self.render_value(v, G, all_cells)
             if len(all_cells) > start:
                 starts.append((name, start))
-        self.occupied = {(x, y) for x, y, _ in all_cells}
+        self.rendered_cells = all_cells
+        self.occupied = {(x, y) for x, y, _ in all_cells} if self.occupancy_read else None
         cache = UnbuiltCache(all_cells) if self.unread_cache else _cache_list(all_cells)
         if "cacheRendered" in d:
             d["cacheRendered"] = cache

@@ -103,7 +103,8 @@ def _capture(it: "Interpreter", memo: dict, keep: frozenset[int]) -> tuple:
                 else {k: _copy(v, memo, keep) for k, v in rt.snapshot.items()})
     rt.tables_shared = True      # copied by the first definition that changes them
     return (gvars, snapshot, rt.global_order, rt.history, rt.first_defined,
-            dict(rt.annotations), set(rt.occupied), rt.rng_state, rt.click, dict(rt.arrows),
+            dict(rt.annotations), (rt.rendered_cells, rt.occupied), rt.rng_state, rt.click,
+            dict(rt.arrows),
             [h.covered for h in rt.handlers], it.steps, it._broken, set(rt.updated))
 
 
@@ -129,7 +130,10 @@ def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> Non
     rt.global_order, rt.history, rt.first_defined = order, history, first
     rt.tables_shared = True
     rt.annotations = dict(annotations)
-    rt.occupied = set(occupied)
+    # the render's cells and occupancy set are never changed in place: shared, not copied
+    rt.rendered_cells, rt.occupied = occupied
+    if rt.occupied is None and rt.occupancy_read:   # saved before an evaluation read it
+        rt.occupied = {(x, y) for x, y, _ in rt.rendered_cells}
     rt._render_order = None
     rt.rng_state = rng
     rt.click = click

@@ -54,6 +54,7 @@ def test_the_frame_is_the_host_render(name, text):
     variable) says, later cells over earlier ones, and the occupancy is its cells' places."""
     it = Interpreter()
     it.run_script(text, seed=9)
+    it._rt.read_occupancy()   # kept whether or not the program reads it
     for action in [None, *random_actions(random.Random(name), 30, 12)]:
         if action is not None:
             apply_action(it, parse_action(action))
