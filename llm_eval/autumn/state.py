@@ -233,8 +233,14 @@ def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
         if c is int or c is bool or c is str:
             append((name, value))
         elif c is not Builtin and name not in _DERIVED:
-            append((name, _fingerprint_shared(value, frozen, known) if sharing
-                    else _fingerprint(value)))
+            if sharing:
+                # a shared value's fingerprint, once known, without the call (ids in
+                # ``known`` are the saved state's, alive while it is)
+                fp = known.get(id(value))
+                append((name, fp if fp is not None
+                        else _fingerprint_shared(value, frozen, known)))
+            else:
+                append((name, _fingerprint(value)))
     items.sort()
     return (rt.rng_state, tuple(items))
 
