@@ -127,6 +127,8 @@ def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> Non
         rt.snapshot = (None if snapshot is None
                        else {k: _copy(v, memo) for k, v in snapshot.items()})
         rt.frozen = None
+    if first is not rt.first_defined:
+        rt._render_order = None     # other names defined (a table is shared, never changed)
     rt.global_order, rt.history, rt.first_defined = order, history, first
     rt.tables_shared = True
     rt.annotations = dict(annotations)
@@ -134,7 +136,6 @@ def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> Non
     rt.rendered_cells, rt.occupied = occupied
     if rt.occupied is None and rt.occupancy_read:   # saved before an evaluation read it
         rt.occupied = {(x, y) for x, y, _ in rt.rendered_cells}
-    rt._render_order = None
     rt.rng_state = rng
     rt.click = click
     rt.arrows.clear()

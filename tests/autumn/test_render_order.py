@@ -94,3 +94,23 @@ def test_worlds_render_the_same_when_functions_are_skipped(name):
     fast, looked_at = _frames(spec.program_text(), actions, skip=True)
     full, every = _frames(spec.program_text(), actions, skip=False)
     assert fast == full and looked_at < every
+
+
+def test_a_restore_renders_the_globals_its_state_defined():
+    """A global first defined by a tick is rendered after a restore of a state that has it,
+    whatever other globals the state restored from had defined, and not after a restore of
+    one that does not."""
+    text = PROGRAM.replace("(on clicked", "(on up (= fresh (list (Dot (Position 0 5)))))\n"
+                           "  (on down (= other (list (Dot (Position 5 0)))))\n  (on clicked")
+    it = Interpreter()
+    it.run_script(text, seed=4)
+    before = it.snapshot()
+    play(it, ["up"])
+    after = it.snapshot()
+    assert '"fresh"' in it.render_all()
+    it.restore(before)
+    assert '"fresh"' not in it.render_all()
+    play(it, ["down"])               # another global, defined where `fresh` never was
+    assert '"other"' in it.render_all() and '"fresh"' not in it.render_all()
+    it.restore(after)
+    assert '"fresh"' in it.render_all() and '"other"' not in it.render_all()
