@@ -118,7 +118,6 @@ class Runtime:
         self.rendered_cells: list = []
         self.occupancy_read = True
         self.occupancy_names: frozenset[str] = frozenset()   # interpreter._occupancy_names
-        self.occupancy_names: frozenset[str] = frozenset()   # interpreter._occupancy_names
         self.trigger = None
         # the work budget counts down from limits.max_work (see start_budget)
         self.work_left = self.limits.max_work
@@ -631,7 +630,8 @@ class Runtime:
         return f(Scope(cell.snap, Scope({"e": cell}, env)))
 
     def host_render(self) -> list[tuple[str, list]]:
-        """The host's render_all (10.1): cells per variable; rebuilds the occupancy set."""
+        """The host's render_all (10.1): cells per variable; rebuilds the occupancy set (while
+        ``occupancy_read``)."""
         cells, starts = self.host_render_cells()
         ends = [start for _, start in starts[1:]] + [len(cells)]
         return [(name, cells[start:end]) for (name, start), end in zip(starts, ends)]
