@@ -255,9 +255,10 @@ class Runtime:
 
     def read_occupancy(self) -> None:
         """Keep the occupancy set from now on (an evaluated expression may read it): the
-        last render's, at once."""
-        if not self.occupancy_read:
-            self.occupancy_read = True
+        last render's, built at once if the state has none (also after a restore of a state
+        saved while it was not kept)."""
+        self.occupancy_read = True
+        if self.occupied is None:
             self.occupied = {(x, y) for x, y, _ in self.rendered_cells}
 
     def forget_fixed(self) -> None:

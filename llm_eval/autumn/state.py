@@ -134,8 +134,8 @@ def restore(it: "Interpreter", saved: SavedState, *, share: bool = False) -> Non
     rt.annotations = dict(annotations)
     # the render's cells and occupancy set are never changed in place: shared, not copied
     rt.rendered_cells, rt.occupied = occupied
-    if rt.occupied is None and rt.occupancy_read:   # saved before an evaluation read it
-        rt.occupied = {(x, y) for x, y, _ in rt.rendered_cells}
+    if rt.occupancy_read:   # a state saved before an evaluation read it has no set
+        rt.read_occupancy()
     rt.rng_state = rng
     rt.click = click
     rt.arrows.clear()
