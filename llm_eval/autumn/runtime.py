@@ -128,6 +128,9 @@ class Runtime:
         # objects keep their rendered cells (render_obj) unless the program can change an
         # object in place: field assignment or rotate (the interpreter clears this)
         self.render_cache = True
+        # per global name, the list it held at an earlier host render and, once rendered
+        # from the cells kept on its objects, those cells (``host_render_cells``)
+        self.list_cells: dict[str, tuple] = {}
         # the names whose global binding may change once made (None: any name), set at load
         # (render_order)
         self.redefinable: frozenset[str] | None = None
@@ -645,13 +648,33 @@ class Runtime:
         G = self.G
         d = G.vars
         all_cells: list = []
+        lists = self.list_cells if self.render_cache else None
         for name in self.render_order():
             v = d.get(name, _MISSING)
             c = v.__class__
             if c is not Obj and c is not AList and c is not UnbuiltCache:
                 continue
             start = len(all_cells)
-            self.render_value(v, G, all_cells)
+            if c is AList and lists is not None:
+                # a list is never changed in place, nor is a kept render: the same list
+                # whose objects all rendered from kept cells renders those cells again
+                known = lists.get(name)
+                if known is not None and known[0] is v:
+                    cells = known[1]
+                    if cells is not None:
+                        self.work_left -= len(v)
+                        if self.work_left < 0:
+                            self.over_budget()
+                        all_cells.extend(cells)
+                    else:
+                        self.render_value(v, G, all_cells)
+                        if _all_kept(v):
+                            lists[name] = (v, tuple(all_cells[start:]))
+                else:    # the cells are kept from the second render of the same list on
+                    self.render_value(v, G, all_cells)
+                    lists[name] = (v, None)
+            else:
+                self.render_value(v, G, all_cells)
             if len(all_cells) > start:
                 starts.append((name, start))
         self.rendered_cells = all_cells
@@ -769,6 +792,17 @@ def _memo_key(cell, fields: dict, reads: frozenset) -> tuple | None:
         key.append(k)
         key.append(v)
     return tuple(key)
+
+
+def _all_kept(items: AList) -> bool:
+    """Whether every item of a list is an object whose cells are kept on it."""
+    for item in items:
+        if item.__class__ is not Obj:
+            return False
+        r = item.rendered
+        if r.__class__ is not MovableCells and r.__class__ is not tuple:
+            return False
+    return True
 
 
 def _chain_lookup(name: str, snap: dict, cell, fields: dict, env: Scope):

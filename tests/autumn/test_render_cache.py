@@ -274,3 +274,80 @@ def test_moves_tested_on_moved_cells_count_the_same_work(name):
         (ROOT / "benchmarks" / "programs" / f"{name}.sexp").read_text()
     actions = random_actions(random.Random(name), 40, 16)
     assert _work(text, True, actions) == _work(text, False, actions)
+
+
+# -- the same list renders its kept cells again (Runtime.list_cells) ---------------------------
+KEPT_LIST = """(program
+  (= GRID_SIZE 8)
+  (object Wall (Cell 0 0 "gray"))
+  (object Lamp (Cell 0 0 (if lit then "yellow" else "black")))
+  (object Dot (: n Number) (Cell 0 0 (if (> n 2) then "red" else "blue")))
+  (= lit (initnext false (prev lit)))
+  (= walls (initnext (map (--> i (Wall (Position i 0))) (range 0 8)) (prev walls)))
+  (= lamps (initnext (list (Lamp (Position 2 2)) (Lamp (Position 3 3))) (prev lamps)))
+  (= dots (initnext (list (Dot 0 (Position 5 5)) (Dot 1 (Position 6 6))) (prev dots)))
+  (on clicked (= lit (! lit)))
+  (on left (= walls (filter (--> w (> (.. (.. w origin) x) 0)) walls))))"""
+
+
+def _rendered(it: Interpreter) -> tuple[list, int]:
+    """The frame's cells and the work the host render counted."""
+    rt = it._rt
+    rt.start_budget("render")
+    cells, _ = rt.host_render_cells()
+    return list(cells), rt.work_left
+
+
+def test_the_same_list_renders_its_kept_cells_with_the_same_work():
+    it = Interpreter()
+    it.run_script(KEPT_LIST, seed=3)
+    rt = it._rt
+    for _ in range(3):
+        it.step()
+        it.render_frame()
+    walls = rt.G.vars["walls"]
+    assert rt.list_cells["walls"][0] is walls and rt.list_cells["walls"][1] is not None
+    kept = _rendered(it)
+    rt.list_cells.clear()       # rendered again from each object
+    assert _rendered(it) == kept
+    rt.list_cells.clear()
+    rt.render_cache = False     # every cell evaluated afresh
+    assert _rendered(it) == kept
+
+
+def test_a_list_whose_cells_read_a_global_is_rendered_each_time():
+    """The lamps' list stays the same object, but their colour reads ``lit``: a click must
+    show, however many times the list was rendered before."""
+    it = Interpreter()
+    it.run_script(KEPT_LIST, seed=3)
+    frames = [it.render_frame()]
+    for action in ["noop", "noop", "noop", "click 0 7", "noop"]:
+        apply_action(it, parse_action(action))
+        it.step()
+        frames.append(it.render_frame())
+    assert [f.grid[2][2] for f in frames] == ["black"] * 4 + ["yellow"] * 2
+    assert it._rt.list_cells["lamps"][1] is None
+
+
+def test_an_evaluated_field_assignment_shows_in_a_kept_list():
+    it = Interpreter()
+    it.run_script(KEPT_LIST, seed=3)
+    for _ in range(3):
+        it.step()
+        it.render_frame()
+    assert it._rt.list_cells["dots"][1] is not None
+    it.evaluate("= (.. (head dots) n) 7")
+    assert it.render_frame().grid[5][5] == "red"
+
+
+
+def test_another_list_under_the_same_name_is_rendered():
+    it = Interpreter()
+    it.run_script(KEPT_LIST, seed=3)
+    frames = [it.render_frame()]
+    for action in ["noop", "noop", "noop", "left", "noop"]:
+        apply_action(it, parse_action(action))
+        it.step()
+        frames.append(it.render_frame())
+    assert [f.grid[0][0] for f in frames] == ["gray"] * 4 + ["black"] * 2
+    assert [f.grid[0][1] for f in frames] == ["gray"] * 6
