@@ -126,6 +126,15 @@ def _clicks(frame: Frame, stage: int, mask_cells: tuple[tuple[int, int], ...]) -
     return [f"click {x} {y}" for x, y in sorted(cells, key=lambda c: (c[1], c[0]))]
 
 
+def _caught_nowhere(catching: frozenset[tuple[int, int]] | None, action: str) -> bool:
+    """Whether a click (``action``) lands outside ``catching``, the cells where a click can
+    change its state's tick (None: it may anywhere)."""
+    if catching is None:
+        return False
+    _, x, y = action.split()
+    return (int(x), int(y)) not in catching
+
+
 class _Snapshots:
     """Saved states of expanded nodes, at most ``cap`` of them (oldest dropped first; the root
     is kept). A node without one is rebuilt by replaying actions from its nearest saved
@@ -172,12 +181,15 @@ class _Transitions:
     child's state hash, its h and its changed cells (a small tuple, not the frame). Only
     the actions more than one stage tries are kept (the moves and the mask clicks)."""
 
-    __slots__ = ("known", "hits", "shared")
+    __slots__ = ("known", "hits", "shared", "quiet")
 
     def __init__(self, shared: frozenset[str]) -> None:
         self.known: dict[tuple[int, str], tuple[int, int, tuple]] = {}
         self.hits = 0
         self.shared = shared
+        # per state hash, the cells where a click can change its tick (None: any click may),
+        # from its noop's probe (Interpreter.end_click_probe)
+        self.quiet: dict[int, frozenset[tuple[int, int]] | None] = {}
 
 
 class _StageSearch:
@@ -254,15 +266,27 @@ class _StageSearch:
         transitions = self.transitions
         known, shared, parent = transitions.known, transitions.shared, self.keys[node]
         at_parent = True           # the world is in the node's state until it steps
+        interpreter = world.interpreter
         for action in (*_MOVES, *_clicks(frame, self.stage, self.cells)):
             self.work += 1
             child: tuple[int, int, tuple] | tuple[int, Frame] | None = known.get((parent, action))
             if child is not None:
                 transitions.hits += 1
+            elif action[0] == "c" and _caught_nowhere(transitions.quiet.get(parent), action):
+                # a click no `clicked` query catches ticks as the noop did (the noop, a move,
+                # came first: its child is known)
+                child = known[(parent, "noop")]
+                if action in shared:
+                    known[(parent, action)] = child
             else:
                 if not at_parent:
                     world.restore(saved)
-                child_frame, _, _, _, _ = world.step(action)
+                if action == "noop":
+                    interpreter.begin_click_probe()
+                    child_frame, _, _, _, _ = world.step(action)
+                    transitions.quiet[parent] = interpreter.end_click_probe()
+                else:
+                    child_frame, _, _, _, _ = world.step(action)
                 at_parent = False
                 key = hash(world.state_key())
                 if action in shared:

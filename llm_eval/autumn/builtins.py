@@ -403,6 +403,8 @@ def install_builtins(rt: "Runtime") -> None:
             raise _fail(f"clicked takes at most one argument, got {len(args)}")
         click = rt.click
         if click is None:
+            if rt.click_log is not None:
+                rt.log_click_query(args, env)
             return False
         rt.define_global("click", Pos(click[0], click[1]))
         if not args:

@@ -26,7 +26,7 @@ from .compiler import Compiler, reads_only
 from .frame import Frame
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
-from .runtime import DEFAULT_WORK_BUDGET, Handler, Limits, Runtime
+from .runtime import DEFAULT_WORK_BUDGET, ClickLog, Handler, Limits, Runtime
 from .values import (
     CELL_T,
     FUNCTION_TYPES,
@@ -171,6 +171,33 @@ def _changes_objects_in_place(program: tuple) -> bool:
     return False
 
 
+def _clicks_guarded(statements: tuple) -> bool:
+    """Whether a click that makes no ``clicked`` query hold cannot change a tick but for the
+    global ``click`` it sets (``Interpreter.end_click_probe``): every mention of ``click`` is
+    in the body of an on-clause whose condition is one query ``(clicked X)`` (a body that
+    runs only when a click makes the query hold)."""
+    stack = list(statements)
+    while stack:
+        node = stack.pop()
+        if type(node) is S.Var and node.name == "click":
+            return False
+        if type(node) is S.OnDecl and _one_query(node.cond):
+            stack.append(node.cond)
+            continue
+        for slot in getattr(type(node), "__slots__", ()):
+            child = getattr(node, slot, None)
+            if isinstance(child, S.Node):
+                stack.append(child)
+            elif isinstance(child, (list, tuple)):
+                stack.extend(c for c in child if isinstance(c, S.Node))
+    return True
+
+
+def _one_query(cond: S.Node) -> bool:
+    return type(cond) is S.Call and type(cond.fn) is S.Var and cond.fn.name == "clicked" \
+        and len(cond.args) == 1
+
+
 TRIGGER_PATH = "<trigger>"   # where errors of the trigger expression are located
 
 
@@ -255,6 +282,7 @@ class Interpreter:
         self._broken: AutumnError | None = None
         self._seed: int | None = None
         self.steps = 0
+        self._probe_steps = -2     # the steps when begin_click_probe was called
         self._expressions: dict[str, object] = {}   # evaluate's text -> its compiled code
         # after restore: the saved state whose values the running state shares, and the
         # operations since (to replay on a private copy when one would change a shared value)
@@ -299,6 +327,8 @@ class Interpreter:
             rt.redefinable = _redefinable(std, program) | _HOST_SET | (
                 frozenset() if trigger_node is None
                 else frozenset(S.rebound_names((S.ExprStmt(trigger_node, 0, 0),))))
+            rt.clicks_guarded = _clicks_guarded(std + program + (
+                () if trigger_node is None else (S.ExprStmt(trigger_node, 0, 0),)))
             rt.render_cache = not (_changes_objects_in_place(program) or (
                 trigger_node is not None and _changes_objects_in_place(
                     (S.ExprStmt(trigger_node, 0, 0),))))
@@ -491,6 +521,7 @@ class Interpreter:
                 node = rt.state_next_nodes[name]
                 e.locate(node.line, node.column)
                 raise
+        rt.tick_left = rt.work_left
         rt.click = None
         arrows = rt.arrows
         arrows["left"] = arrows["right"] = arrows["up"] = arrows["down"] = False
@@ -576,6 +607,8 @@ class Interpreter:
                 rt.compiler.local_names.add(name)
                 rt.compiler.names_changed()
                 rt.fast_flags.setdefault(name, [True])[0] = False
+            if "click" in expr:
+                rt.clicks_guarded = False   # for good: it may define code that reads it
             if _changes_objects_in_place((S.ExprStmt(node, 0, 0),)):
                 rt.render_cache = False     # kept renders could go stale from now on
             if any(type(n) is S.Assign for n in S.walk(stmt)):
@@ -636,6 +669,29 @@ class Interpreter:
     def state_key(self) -> tuple:
         """A hashable fingerprint of the state: equal keys give equal futures."""
         return _state.state_key(self, self._shared)
+
+    # -- clicks nothing catches (the oracle's search) -------------------------------------------
+    def begin_click_probe(self) -> None:
+        """Log the ``clicked`` queries of the next tick, made with no click pending (see
+        ``end_click_probe``)."""
+        rt = self._loaded()
+        rt.click_log = ClickLog() if rt.clicks_guarded and rt.click is None else None
+        self._probe_steps = self.steps
+
+    def end_click_probe(self) -> frozenset[tuple[int, int]] | None:
+        """After one tick with no click since ``begin_click_probe``: the cells where a click
+        would make one of its ``clicked`` queries hold. A click on any other cell ticks as
+        that tick did (the same frame and state key; only the global ``click`` is set), so
+        the state it gives is known without the tick. None when no click can be known so: a
+        bare ``clicked`` query, code that reads ``click`` outside an on-clause guarded by one
+        query (``clicks_guarded``), a query whose render fails, work past the budget, or not
+        exactly one tick since the probe began."""
+        rt = self._loaded()
+        log, rt.click_log = rt.click_log, None
+        if log is None or not log.open or self.steps != self._probe_steps + 1 \
+                or not rt.clicks_guarded or rt.tick_left < log.work:
+            return None
+        return frozenset(log.cells)
 
     def restore_environment(self, *args) -> None:
         raise AutumnRuntimeError("restore_environment is not supported (it crashes the "

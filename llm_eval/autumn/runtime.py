@@ -131,6 +131,12 @@ class Runtime:
         # per global name, the list it held at an earlier host render and, once rendered
         # from the cells kept on its objects, those cells (``host_render_cells``)
         self.list_cells: dict[str, tuple] = {}
+        # clicks that no `clicked` query would catch (Interpreter.begin_click_probe): whether
+        # the program's code can tell such a click from none (set at load), the queries of the
+        # step being probed, and the work left at the end of the last tick
+        self.clicks_guarded = False
+        self.click_log: ClickLog | None = None
+        self.tick_left = 0
         # the names whose global binding may change once made (None: any name), set at load
         # (render_order)
         self.redefinable: frozenset[str] | None = None
@@ -620,6 +626,48 @@ class Runtime:
             if self.work_left < 0:
                 self.over_budget()
 
+    def log_click_query(self, args: list, env: Scope) -> None:
+        """A ``clicked`` query made while no click is pending, in a probed step: where a click
+        would make it hold (its argument's cells, rendered as the query would with a click
+        pending) and the work that render counts; after a bare query, or one whose render
+        fails, any click can change the step."""
+        log = self.click_log
+        if not args:
+            log.open = False
+            return
+        left = self.work_left
+        out: list = []
+        try:
+            self.probe_cells(args[0], env, out)
+        except Exception:   # the step with a click would fail here: the probe must not
+            log.open = False
+        finally:
+            log.work += left - self.work_left
+            self.work_left = left
+        log.cells.update([(x, y) for x, y, _ in out])
+
+    def probe_cells(self, v, env: Scope, out: list) -> None:
+        """``render_value`` (the same cells, the same work) without keeping anything on the
+        objects: a probed step must leave them as the step alone would."""
+        c = v.__class__
+        if c is Obj:
+            r = v.rendered
+            if self.render_cache and (r.__class__ is MovableCells or r.__class__ is tuple):
+                out.extend(r)
+            else:
+                self._render_obj(v, env, out)
+        elif c is AList:
+            self.work_left -= len(v)
+            if self.work_left < 0:
+                self.over_budget()
+            for item in v:
+                if item.__class__ is Obj or item.__class__ is AList:
+                    self.probe_cells(item, env, out)
+        elif c is UnbuiltCache:
+            self.work_left -= len(v.cells)
+            if self.work_left < 0:
+                self.over_budget()
+
     def rendered_list(self, v, env: Scope) -> AList:
         cells: list = []
         self.render_value(v, env, cells)
@@ -792,6 +840,19 @@ def _memo_key(cell, fields: dict, reads: frozenset) -> tuple | None:
         key.append(k)
         key.append(v)
     return tuple(key)
+
+
+class ClickLog:
+    """The ``clicked`` queries of a probed step (``Runtime.log_click_query``): the cells a
+    click must hit to make one hold, the work their renders count, and ``open``: False once
+    some click, wherever it is, could change the step."""
+
+    __slots__ = ("cells", "work", "open")
+
+    def __init__(self) -> None:
+        self.cells: set[tuple[int, int]] = set()
+        self.work = 0
+        self.open = True
 
 
 def _all_kept(items: AList) -> bool:

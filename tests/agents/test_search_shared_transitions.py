@@ -58,3 +58,41 @@ def test_a_wrong_shared_transition_changes_the_search(monkeypatch):
     monkeypatch.setattr(search, "_Transitions", Poisoned)
     poisoned = _plan("easel")
     assert poisoned.plan != honest.plan and len(poisoned.plan) < len(honest.plan)
+
+
+# -- clicks that no `clicked` query catches (Interpreter.end_click_probe) --------------------
+def _limited(world_name: str, expansions: int):
+    task = next(t for t in all_tasks([world_name]) if t.family == "planning")
+    world = make(task.world, task.seed)
+    result = search.search_plan(world, task.public.goal, task.public.mask, task.public.horizon,
+                                search.SearchLimits(max_expanded=expansions))
+    return result.plan, result.stage, result.expanded, result.generated, result.shared
+
+
+@pytest.mark.parametrize("world,expansions", [("relay", 400), ("mirrors", 300), ("keys", 300)])
+def test_clicks_known_from_the_noop_give_the_same_search(world, expansions, monkeypatch):
+    """Children of clicks taken from the noop's probe instead of ticking: the same plan and
+    the same counts as a search that ticks every click."""
+    from llm_eval.autumn import Interpreter
+
+    probed = _limited(world, expansions)
+    calls = []
+    real = Interpreter.end_click_probe
+
+    def counted(self):
+        calls.append(real(self))
+        return None                  # every click ticks
+
+    monkeypatch.setattr(Interpreter, "end_click_probe", counted)
+    assert _limited(world, expansions) == probed
+    assert any(c is not None for c in calls)      # the probe did know clicks to skip
+
+
+def test_a_wrong_probe_changes_the_search(monkeypatch):
+    """The search does take clicks' children from the probe: one that claims no cell
+    catches a click gives another search."""
+    from llm_eval.autumn import Interpreter
+
+    honest = _limited("relay", 400)
+    monkeypatch.setattr(Interpreter, "end_click_probe", lambda self: frozenset())
+    assert _limited("relay", 400) != honest
