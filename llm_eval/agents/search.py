@@ -32,6 +32,11 @@ restores the start before returning).
   fraction of the simulation. The world is restored only when it is not already in the parent's
   state. Each pair still counts one simulated tick for the balancing of the stages, so which
   stage expands next is as before.
+- **Clicks no query catches**: the noop of each expanded state is probed
+  (``Interpreter.begin_click_probe``); a click outside the cells its ``clicked`` queries
+  render to ticks as the noop did (the same frame and state key), so its child is the noop's,
+  taken without restoring and stepping. The same children in the same order: the same plan and
+  counts.
 - **Limits** (``SearchLimits``): states expanded, over all stages (a count, never a time, so
   a search gives the same result on every machine and at any load); saved states kept at
   once (older ones are dropped and rebuilt by replay when needed).

@@ -31,4 +31,4 @@ class Frame:
         for x, y, colour in cells:
             if 0 <= x < size and 0 <= y < size:
                 rows[y][x] = colour.lower()
-        return cls(tuple(tuple(r) for r in rows), background)
+        return cls(tuple(map(tuple, rows)), background)

@@ -351,3 +351,26 @@ def test_another_list_under_the_same_name_is_rendered():
         frames.append(it.render_frame())
     assert [f.grid[0][0] for f in frames] == ["gray"] * 4 + ["black"] * 2
     assert [f.grid[0][1] for f in frames] == ["gray"] * 6
+
+
+# -- a frame with the cells of the last one is that frame (Interpreter._render_frame) -------
+DIMMING = """(program
+  (= GRID_SIZE 6)
+  (object Dot (Cell 0 0 "red"))
+  (= dot (initnext (Dot (Position 1 1)) (prev dot)))
+  (= background (initnext "black" (prev background)))
+  (on clicked (= background "white"))
+  (on right (= dot (moveRight dot))))"""
+
+
+def test_the_same_cells_on_another_background_make_another_frame():
+    it = Interpreter()
+    it.run_script(DIMMING, seed=3)
+    frames = [it.render_frame()]
+    for action in ["noop", "noop", "click 4 4", "noop", "right"]:
+        apply_action(it, parse_action(action))
+        it.step()
+        frames.append(it.render_frame())
+    assert frames[1] is frames[0] and frames[2] is frames[0]     # nothing changed: kept
+    assert [f.grid[0][0] for f in frames] == ["black"] * 3 + ["white"] * 3
+    assert frames[4] is frames[3] and frames[5].grid[1][2] == "red"
