@@ -142,7 +142,7 @@ def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
     expands at most ``PLAN_LIMITS_EXPANDED`` states, a redraw's searches together at most
     ``PLAN_EPISODE_EXPANDED`` (past that, the redraw counts as not reached)."""
     from ..agents.search import SearchLimits, goal_distance, search_plan
-    from .trajectory import same_on
+    from .trajectory import masked_cells, same_at
 
     p = task.public
     world = make(task.world, task.seed)
@@ -150,7 +150,7 @@ def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
     dice = random.Random(stream_seed(task.id, f"planner/{state}"))
     limits = SearchLimits(max_expanded=PLAN_LIMITS_EXPANDED)
     goal = tuple(tuple(row) for row in p.goal)
-    cells = tuple((x, y) for y, row in enumerate(p.mask) for x, m in enumerate(row) if m)
+    cells = masked_cells(p.mask)
     plan: list[tuple[str, int | None]] = []
     searches = expanded = 0
     for step in range(1, p.horizon + 1):
@@ -171,7 +171,7 @@ def blind_plan_succeeds(task, state: int) -> tuple[bool, int, int]:
             plan = plan or [("noop", None)]
         action, expected = plan.pop(0)
         frame = world.step(action)[0]
-        if same_on(frame.grid, p.goal, p.mask):
+        if same_at(frame.grid, p.goal, cells):
             return True, step, searches
         if expected is None or goal_distance(frame, goal, cells) > expected:
             plan = []

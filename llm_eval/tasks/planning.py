@@ -12,7 +12,7 @@ import random
 
 from .models import PlanningHidden, PlanningPublic, PlanningTask, TaskFileError
 from .specs import WorldTaskSpec
-from .trajectory import make, play, random_actions, same_on
+from .trajectory import make, masked_cells, play, random_actions, same_at
 
 __all__ = ["build_planning", "plan_mask", "horizon_for", "random_success", "first_success",
            "RANDOM_ROLLOUTS", "RANDOM_LIMIT"]
@@ -43,8 +43,9 @@ def plan_mask(initial: list[list[str]], final: list[list[str]], idle: list[list[
 
 def first_success(grids: list[list[list[str]]], goal, mask) -> int | None:
     """The first step (1-based) whose frame matches the goal on the mask, or None."""
+    cells = masked_cells(mask)
     for t, grid in enumerate(grids[1:], 1):
-        if same_on(grid, goal, mask):
+        if same_at(grid, goal, cells):
             return t
     return None
 
@@ -65,6 +66,7 @@ def random_success(task: PlanningTask, rollouts: int = RANDOM_ROLLOUTS) -> int:
     goal, mask, horizon = task.public.goal, task.public.mask, task.public.horizon
     if horizon is None:   # an imported task: the protocol bounds its test, not the task
         raise TaskFileError(f"task {task.id!r} has no horizon of its own")
+    cells = masked_cells(mask)
     world = make(task.world, task.fixed_seed)
     start = world.snapshot()
     wins = 0
@@ -73,7 +75,7 @@ def random_success(task: PlanningTask, rollouts: int = RANDOM_ROLLOUTS) -> int:
         rng = random.Random(ROLLOUT_SEED + i)
         for action in random_actions(rng, world.size, horizon):
             frame, *_ = world.step(action)
-            if same_on(frame.grid, goal, mask):
+            if same_at(frame.grid, goal, cells):
                 wins += 1
                 break
     return wins

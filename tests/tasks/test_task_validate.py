@@ -227,3 +227,25 @@ def test_validation_in_worker_processes_gives_the_same_reports_in_task_order():
     pooled = [r.to_dict() for r in validate_in_processes(tasks, small, 2)]
     assert [r["task"] for r in pooled] == [t.id for t in tasks]
     assert pooled == here and all(r["passed"] for r in here)
+
+
+def test_a_goal_is_judged_on_the_masked_cells_only():
+    """``same_at`` with ``masked_cells`` (what the random rollouts and the blind planner test
+    every frame with) is ``same_on``: every masked cell equal, the others free."""
+    import random
+
+    from llm_eval.tasks.trajectory import masked_cells, same_at, same_on
+
+    rng = random.Random(35)
+    for _ in range(200):
+        n = rng.randrange(1, 7)
+        goal = [[rng.choice("ab") for _ in range(n)] for _ in range(n)]
+        grid = [[rng.choice("ab") for _ in range(n)] for _ in range(n)]
+        mask = [[rng.random() < 0.3 for _ in range(n)] for _ in range(n)]
+        want = all(grid[y][x] == goal[y][x] for y in range(n) for x in range(n) if mask[y][x])
+        assert same_at(grid, goal, masked_cells(mask)) is want
+        assert same_on(grid, goal, mask) is want
+    mask = [[False, True], [False, False]]
+    assert masked_cells(mask) == ((1, 0),)
+    assert same_at([["x", "b"], ["y", "z"]], [["a", "b"], ["a", "a"]], masked_cells(mask))
+    assert not same_at([["a", "c"], ["a", "a"]], [["a", "b"], ["a", "a"]], masked_cells(mask))
