@@ -123,6 +123,8 @@ class Runtime:
         self.work_left = self.limits.max_work
         self.work_what = "tick"
         self._render_order: list[str] | None = None
+        # the names bound for good to a function (render_order leaves them out; state keys too)
+        self.fixed: frozenset[str] = frozenset()
         self.compiler: Compiler | None = None
         self.prev_builtin: Builtin | None = None
         # objects keep their rendered cells (render_obj) unless the program can change an
@@ -255,11 +257,18 @@ class Runtime:
         if order is None:
             states = set(self.state_names)
             redefinable, d = self.redefinable, self.G.vars
-            order = list(self.state_names) + [
-                n for n in self.first_defined if n not in states and (
-                    redefinable is None or n in redefinable
-                    or d.get(n).__class__ not in (Builtin, Lambda))]
+            order = list(self.state_names)
+            fixed = []
+            for n in self.first_defined:
+                if n in states:
+                    continue
+                if redefinable is None or n in redefinable \
+                        or d.get(n).__class__ not in (Builtin, Lambda):
+                    order.append(n)
+                else:
+                    fixed.append(n)
             self._render_order = order
+            self.fixed = frozenset(fixed)
         return order
 
     def read_occupancy(self) -> None:

@@ -219,21 +219,26 @@ _CELL_SLOTS = tuple(s for s in CellV.__slots__ if s not in ("snap", "ident"))
 
 
 def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
-    """A hashable fingerprint of the program state: the generator's state, then each global's
-    name and value's fingerprint (``_fingerprint``), by name. ``shared``: the saved state
-    whose values the running state shares (``restore`` with ``share``), whose fingerprints
-    are computed once and kept (its values never change)."""
+    """A hashable fingerprint of the program state: the generator's state, the number of
+    globals, then each global's name and value's fingerprint (``_fingerprint``), by name,
+    less the names bound for good to a function (``Runtime.fixed``: the same in every state)
+    and the host's derived ones (``_DERIVED``). ``shared``: the saved state whose values the
+    running state shares (``restore`` with ``share``), whose fingerprints are computed once
+    and kept (its values never change)."""
     rt = it._loaded()
     sharing = shared is not None and rt.frozen is shared.frozen
     if sharing:
         frozen, known = shared.frozen, shared.fingerprints
+    rt.render_order()            # keeps ``rt.fixed`` current
+    fixed = rt.fixed             # the same function in every state: left out (most of them)
     items = []
     append = items.append
-    for name, value in rt.G.vars.items():   # a search's hot loop: most values are numbers
+    d = rt.G.vars
+    for name, value in d.items():   # a search's hot loop: most values are numbers
         c = value.__class__
         if c is int or c is bool or c is str:
             append((name, value))
-        elif c is not Builtin and name not in _DERIVED:
+        elif c is not Builtin and name not in _DERIVED and name not in fixed:
             if sharing:
                 # a shared value's fingerprint, once known, without the call (ids in
                 # ``known`` are the saved state's, alive while it is)
@@ -243,7 +248,12 @@ def state_key(it: "Interpreter", shared: SavedState | None = None) -> tuple:
             else:
                 append((name, _fingerprint(value)))
     items.sort()
-    return (rt.rng_state, tuple(items))
+    # the table's size: a function left out that is gone (``removeObj`` of it) still counts
+    size = len(d)
+    for name in _DERIVED:
+        if name in d:
+            size -= 1
+    return (rt.rng_state, size, tuple(items))
 
 
 _DERIVED = frozenset(("cacheRendered", "click"))

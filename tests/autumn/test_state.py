@@ -120,3 +120,39 @@ def test_world_restore_after_reset(name):
     assert world.steps == 10
     second = [world.step(a)[0] for a in future]
     assert first == second
+
+
+# -- keys leave out the functions bound for good (Runtime.fixed) ---------------------------
+FUNCTIONS = """(program
+  (= GRID_SIZE 6)
+  (= double (--> n (* n 2)))
+  (= step (initnext (--> n (+ n 1)) (prev step)))
+  (= n (initnext 0 (prev n)))
+  (on left (= step double))
+  (on right (removeObj double))
+  (on up (= n (step n)))
+  (on clicked (= n (+ n 0))))"""
+
+
+def _key_after(actions: list[str]) -> tuple:
+    it = Interpreter()
+    it.run_script(FUNCTIONS, seed=3)
+    play(it, actions)
+    return it.state_key()
+
+
+def test_keys_leave_out_only_the_functions_bound_for_good():
+    it = Interpreter()
+    it.run_script(FUNCTIONS, seed=3)
+    it.render_all()
+    rt = it._rt
+    assert "double" in rt.fixed and "step" not in rt.fixed and "n" not in rt.fixed
+    assert {name for name, _ in it.state_key()[2]}.isdisjoint(rt.fixed)
+
+
+def test_keys_tell_apart_a_rebound_function_and_a_removed_one():
+    plain = _key_after(["noop"])
+    assert _key_after(["noop", "noop"]) == plain
+    assert _key_after(["left"]) != plain            # step now holds double (redefinable)
+    assert _key_after(["right"]) != plain           # double is gone: the table is smaller
+    assert _key_after(["click 1 1"]) == plain       # the click and the cache are the host's
