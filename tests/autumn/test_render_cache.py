@@ -315,17 +315,27 @@ def test_the_same_list_renders_its_kept_cells_with_the_same_work():
     assert _rendered(it) == kept
 
 
-def test_a_list_whose_cells_read_a_global_is_rendered_each_time():
-    """The lamps' list stays the same object, but their colour reads ``lit``: a click must
-    show, however many times the list was rendered before."""
+def _frames_of(text: str, actions: list[str]) -> list:
+    """The frame after loading ``text`` and after each action."""
     it = Interpreter()
-    it.run_script(KEPT_LIST, seed=3)
+    it.run_script(text, seed=3)
     frames = [it.render_frame()]
-    for action in ["noop", "noop", "noop", "click 0 7", "noop"]:
+    for action in actions:
         apply_action(it, parse_action(action))
         it.step()
         frames.append(it.render_frame())
+    return frames
+
+
+def test_a_list_whose_cells_read_a_global_is_rendered_each_time():
+    """The lamps' list stays the same object, but their colour reads ``lit``: a click must
+    show, however many times the list was rendered before."""
+    frames = _frames_of(KEPT_LIST, ["noop", "noop", "noop", "click 0 7", "noop"])
     assert [f.grid[2][2] for f in frames] == ["black"] * 4 + ["yellow"] * 2
+    it = Interpreter()
+    it.run_script(KEPT_LIST, seed=3)
+    for _ in range(3):                  # the same lamps, rendered again: never kept
+        it.render_frame()
     assert it._rt.list_cells["lamps"][1] is None
 
 
@@ -340,15 +350,8 @@ def test_an_evaluated_field_assignment_shows_in_a_kept_list():
     assert it.render_frame().grid[5][5] == "red"
 
 
-
 def test_another_list_under_the_same_name_is_rendered():
-    it = Interpreter()
-    it.run_script(KEPT_LIST, seed=3)
-    frames = [it.render_frame()]
-    for action in ["noop", "noop", "noop", "left", "noop"]:
-        apply_action(it, parse_action(action))
-        it.step()
-        frames.append(it.render_frame())
+    frames = _frames_of(KEPT_LIST, ["noop", "noop", "noop", "left", "noop"])
     assert [f.grid[0][0] for f in frames] == ["gray"] * 4 + ["black"] * 2
     assert [f.grid[0][1] for f in frames] == ["gray"] * 6
 
@@ -364,13 +367,7 @@ DIMMING = """(program
 
 
 def test_the_same_cells_on_another_background_make_another_frame():
-    it = Interpreter()
-    it.run_script(DIMMING, seed=3)
-    frames = [it.render_frame()]
-    for action in ["noop", "noop", "click 4 4", "noop", "right"]:
-        apply_action(it, parse_action(action))
-        it.step()
-        frames.append(it.render_frame())
+    frames = _frames_of(DIMMING, ["noop", "noop", "click 4 4", "noop", "right"])
     assert frames[1] is frames[0] and frames[2] is frames[0]     # nothing changed: kept
     assert [f.grid[0][0] for f in frames] == ["black"] * 3 + ["white"] * 3
     assert frames[4] is frames[3] and frames[5].grid[1][2] == "red"
