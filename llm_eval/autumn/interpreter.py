@@ -175,22 +175,43 @@ def _clicks_guarded(statements: tuple) -> bool:
     """Whether a click that makes no ``clicked`` query hold cannot change a tick but for the
     global ``click`` it sets (``Interpreter.end_click_probe``): every mention of ``click`` is
     in the body of an on-clause whose condition is one query ``(clicked X)`` (a body that
-    runs only when a click makes the query hold)."""
-    stack = list(statements)
+    runs only when a click makes the query hold), and outside any lambda there but one given
+    straight to a list builtin that applies it and lets it go (``_APPLIERS``, not rebound): a
+    lambda kept in a global could read ``click`` in a later tick."""
+    appliers = _APPLIERS - S.rebound_names(statements)
+    # (node, guarded): guarded, the node runs only under a query that holds, outside lambdas
+    # or in one such applied lambda
+    stack: list[tuple[S.Node, bool]] = [(n, False) for n in statements]
     while stack:
-        node = stack.pop()
-        if type(node) is S.Var and node.name == "click":
+        node, guarded = stack.pop()
+        kind = type(node)
+        if kind is S.Var and node.name == "click" and not guarded:
             return False
-        if type(node) is S.OnDecl and _one_query(node.cond):
-            stack.append(node.cond)
+        if kind is S.OnDecl and _one_query(node.cond):
+            stack.append((node.cond, False))
+            stack.append((node.body, True))
             continue
-        for slot in getattr(type(node), "__slots__", ()):
+        if guarded and kind is S.Call and type(node.fn) is S.Var and node.fn.name in appliers:
+            stack.append((node.fn, True))
+            for arg in node.args:
+                if type(arg) is S.Lambda:    # applied here and let go: its body stays guarded
+                    stack.append((arg.body, True))     # (a lambda made in it does not)
+                else:
+                    stack.append((arg, True))
+            continue
+        if kind is S.Lambda:
+            guarded = False       # a lambda made here may be kept and called later
+        for slot in getattr(kind, "__slots__", ()):
             child = getattr(node, slot, None)
             if isinstance(child, S.Node):
-                stack.append(child)
+                stack.append((child, guarded))
             elif isinstance(child, (list, tuple)):
-                stack.extend(c for c in child if isinstance(c, S.Node))
+                stack.extend((c, guarded) for c in child if isinstance(c, S.Node))
     return True
+
+
+# builtins that call a function argument on a list's elements and keep none of it
+_APPLIERS = frozenset(("map", "filter", "foldl", "any", "all", "removeObj"))
 
 
 def _one_query(cond: S.Node) -> bool:

@@ -36,6 +36,14 @@ GUARDED = """(program
 UNGUARDED = GUARDED.replace('(= hits (+ hits 1))))', '''(= hits (+ hits 1)))
   (= where (initnext (Position 0 0) (prev where)))
   (on (> hits 0) (= where click)))''')
+# a lambda made under the query is kept: a later tick calls it, and it reads `click`
+ESCAPING = UNGUARDED.replace("(on (> hits 0) (= where click)))", """(= reader (initnext (--> p p) (prev reader)))
+  (on (clicked dot) (= reader (--> p click)))
+  (on true (= where (reader (Position 0 0)))))""")
+# the same kept lambda, made inside one that map applies and lets go
+ESCAPING_INNER = UNGUARDED.replace("(on (> hits 0) (= where click)))", """(= readers (initnext (list (--> p p)) (prev readers)))
+  (on (clicked dot) (= readers (map (--> d (--> p click)) (list dot))))
+  (on true (= where (let (= r (head readers)) (r (Position 0 0))))))""")
 BARE = GUARDED.replace("(on left (= dot (moveLeft dot)))",
                        "(on clicked (= hits (+ hits 2)))")
 BOUND = GUARDED.replace("(on left (= dot (moveLeft dot)))",
@@ -103,6 +111,8 @@ def test_a_guarded_program_names_the_cells_its_queries_catch():
 
 @pytest.mark.parametrize("text,why", [
     (UNGUARDED, "reads click outside a guarded body"),
+    (ESCAPING, "keeps a lambda that reads click"),
+    (ESCAPING_INNER, "keeps a lambda made in an applied one"),
     (BARE, "a bare clicked"),
     (BOUND, "reads a click of its own outside a guarded body"),
     (FAILING, "a query whose render fails"),
@@ -140,6 +150,13 @@ def test_a_click_elsewhere_is_told_apart_where_the_probe_knows_nothing():
     _probe(it)
     noop = it.state_key()
     assert _after(it, saved, "click 5 3")[1] != noop
+    for text in (ESCAPING, ESCAPING_INNER):
+        it = _loaded(text)
+        _play(it, ["click 1 1", "noop"])
+        saved = it.snapshot()
+        _probe(it)
+        noop = it.state_key()
+        assert _after(it, saved, "click 5 3")[1] != noop
     it = _loaded(FAILING)
     with pytest.raises(AutumnError):
         _play(it, ["click 6 2"])
