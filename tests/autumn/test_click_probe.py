@@ -142,15 +142,9 @@ def test_a_probe_without_exactly_one_tick_knows_nothing():
 
 
 def test_a_click_elsewhere_is_told_apart_where_the_probe_knows_nothing():
-    """What the None above protects: in UNGUARDED a click that no query catches does change
-    the state, and in FAILING it fails."""
-    it = _loaded(UNGUARDED)
-    _play(it, ["click 1 1", "noop"])
-    saved = it.snapshot()
-    _probe(it)
-    noop = it.state_key()
-    assert _after(it, saved, "click 5 3")[1] != noop
-    for text in (ESCAPING, ESCAPING_INNER):
+    """What the None above protects: in UNGUARDED and the ESCAPING programs a click that no
+    query catches does change the state, and in FAILING it fails."""
+    for text in (UNGUARDED, ESCAPING, ESCAPING_INNER):
         it = _loaded(text)
         _play(it, ["click 1 1", "noop"])
         saved = it.snapshot()
