@@ -24,6 +24,7 @@ from . import syntax as S
 from .builtins import install_builtins
 from .compiler import Compiler, reads_only
 from .frame import Frame
+from .hashorder import HashOrder
 from .native_stdlib import install_native_stdlib
 from .printing import print_value
 from .runtime import DEFAULT_WORK_BUDGET, ClickLog, Handler, Limits, Runtime
@@ -655,6 +656,14 @@ class Interpreter:
 
     def get_trigger_state(self) -> bool:
         return bool(self._loaded().G.vars.get("SpecialConditionTriggered"))
+
+    def hash_orders(self) -> tuple[HashOrder, HashOrder]:
+        """The reference's hash-table orders (docs/spec/autumn.md 9) of the state variables
+        (the order INIT and NEXT are evaluated in) and of the globals (the order ``allObjs``,
+        ``removeObj`` of one object and ``prev`` of a value walk them), for comparing two
+        programs; callers must not change them (``HashOrder.copy`` first)."""
+        rt = self._loaded()
+        return rt.state_order, rt.global_order
 
     def set_random_seed(self, seed: int, *, allow_degenerate_seed: bool = False) -> None:
         self._check_seed(seed, allow_degenerate_seed)
