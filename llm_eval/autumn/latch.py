@@ -40,9 +40,11 @@ interpreter's tables beyond the program text (the hash order of the globals, whi
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 from . import syntax as S
+from .interpreter import _parsed  # the interpreter's cache of parsed texts
 
 __all__ = ["LatchProof", "prove_latched", "TRIGGER_NAME"]
 
@@ -95,13 +97,11 @@ def prove_latched(original: str, modified: str, trigger: str, *, stdlib: str = "
     """Whether ``modified`` (with host trigger ``trigger``) runs as ``original`` until the
     trigger first holds (see the module docstring); never raises on a program it cannot read
     (that program is simply not proven)."""
-    from .interpreter import _parsed   # the interpreter's cache of parsed texts
-
     try:
         orig = list(_parsed(original, "<original>"))
         mod = list(_parsed(modified, "<modified>"))
         trig = S.parse_expression_text(trigger, "<trigger>") if trigger.strip() else None
-        std = list(_parsed(stdlib, "<stdlib>")) if stdlib else []
+        std = _parsed(stdlib, "<stdlib>") if stdlib else ()
     except Exception as exc:   # an unreadable program is not proven; loading it reports why
         return LatchProof(False, reason=f"a program does not parse: {exc}")
     if trig is None:
@@ -179,8 +179,14 @@ def _names(nodes) -> set[str]:
     return out
 
 
-def _latch_bound_elsewhere(latch: str, mod: list[S.Node], std: list[S.Node]) -> str:
-    if _binders(mod).get(latch, 0) != 2 or latch in _binders(std):
+@functools.lru_cache(maxsize=8)
+def _std_binders(std: tuple) -> frozenset[str]:
+    """The names the stdlib binds (walked once per stdlib)."""
+    return frozenset(_binders(std))
+
+
+def _latch_bound_elsewhere(latch: str, mod: list[S.Node], std: tuple) -> str:
+    if _binders(mod).get(latch, 0) != 2 or latch in _std_binders(std):
         return f"the latch {latch!r} is bound somewhere besides its two statements"
     return ""
 
@@ -220,10 +226,10 @@ class _Folder:
     """The modified program's statements with the latch read as false, simplified by the
     rewrites of the module docstring."""
 
-    def __init__(self, latch: str, mod: list[S.Node], std: list[S.Node]) -> None:
+    def __init__(self, latch: str, mod: list[S.Node], std: tuple) -> None:
         self.latch = latch
         bound = _binders(mod)
-        std_bound = _binders(std)
+        std_bound = _std_binders(std)
         self.stable: dict[str, S.Lambda] = {}
         for s in mod:
             if type(s) is S.ExprStmt and type(s.expr) is S.Assign \

@@ -96,8 +96,9 @@ class LockStep:
         if self._lazy_allowed:
             self.proof = prove_latched(original.program, changed.program, task.hidden.trigger,
                                        stdlib=STDLIB)
-            if self.proof.proven and original.frame.grid == changed.frame.grid:
-                self._orders = _agreeing_orders(original, changed, self.proof.latch)
+            latch = self.proof.latch
+            if self.proof.proven and latch and original.frame.grid == changed.frame.grid:
+                self._orders = _agreeing_orders(original, changed, latch)
             self.lazy = bool(self._orders)
         return original, changed
 
@@ -113,7 +114,7 @@ class LockStep:
         trigger and the condition never held (and crashes of the original while it waits
         go unseen)."""
         fresh = self._worlds is None
-        if fresh:
+        if self._worlds is None:
             original, changed = self._load()
         else:
             original, changed = self._worlds
@@ -128,7 +129,7 @@ class LockStep:
         probe.check(changed, 0)
         waiting: list | None = None   # the modified program's grids since the original waits
         lagging = lazy
-        grids = [changed.frame.grid] if lazy else None
+        grids = [changed.frame.grid]   # the modified program's, kept while the original lags
         interpreter = changed.interpreter
         globals_order = interpreter.hash_orders()[1].order if lazy else None
         for t, action in enumerate(actions, 1):
