@@ -8,24 +8,65 @@ The programs are the bundled worlds (``world_spec``) and their change-detection 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Sequence
+import sys
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from importlib import resources
 
 from ..worlds import ActionSpace, World, world_spec
 from .models import Rect, TaskFileError
 
-__all__ = ["Grid", "make", "make_changed", "changed_program_text", "play", "random_actions",
+__all__ = ["Grid", "make", "make_changed", "reusing_worlds", "changed_program_text", "play", "random_actions",
            "patch", "same_on", "same_at", "masked_cells", "CHANGES_DIR"]
 
 Grid = list[list[str]]
 CHANGES_DIR = "changes"
 
 
+# Inside ``reusing_worlds`` (one task's validation), a world ``make`` or ``make_changed`` made
+# and nobody holds any more is given again, reset to its loaded state, instead of loading its
+# program again (the 17 loads of a CD task's checks were 4 programs). Nobody holds it when the
+# only references are this table's: CPython counts them exactly, and a caller that keeps the
+# world (or a snapshot of it, which names the world's interpreter and is restored only into
+# that world) keeps it out of reuse.
+_SPARE: dict[tuple, list[World]] | None = None
+
+
+@contextmanager
+def reusing_worlds() -> Iterator[None]:
+    """Within the block, ``make`` and ``make_changed`` reuse the worlds they made that nobody
+    holds any more (see ``_SPARE``); they are let go at its end."""
+    global _SPARE
+    outer = _SPARE
+    if outer is None:
+        _SPARE = {}
+    try:
+        yield
+    finally:
+        _SPARE = outer
+
+
+def _reused(key: tuple, seed: int, build: Callable[[], World]) -> World:
+    worlds = None if _SPARE is None else _SPARE.setdefault(key, [])
+    for w in worlds or ():
+        # the list's reference, the loop's and getrefcount's own argument: nobody else's
+        if sys.getrefcount(w) == 3 and not w.closed:
+            w.reset(seed=seed)
+            return w
+    w = build()
+    w.reset()
+    if worlds is not None and len(worlds) < _SPARE_PER_PROGRAM:
+        worlds.append(w)
+    return w
+
+
+_SPARE_PER_PROGRAM = 4
+
+
 def make(world: str, seed: int, *, trigger: str = "") -> World:
     """A reset ``World`` of a bundled program with ``seed``."""
-    w = world_spec(world).make(seed=seed, trigger=trigger)
-    w.reset()
-    return w
+    return _reused(("world", world, seed, trigger), seed,
+                   lambda: world_spec(world).make(seed=seed, trigger=trigger))
 
 
 def changed_program_text(program: str) -> str:
@@ -43,10 +84,10 @@ def changed_program_text(program: str) -> str:
 def make_changed(world: str, program: str, seed: int, trigger: str) -> World:
     """A reset ``World`` running the modified program with the trigger condition."""
     spec = world_spec(world)
-    w = World(changed_program_text(program), name=f"{world} (changed)",
-              path=f"programs/{program}", seed=seed, trigger=trigger, expected_size=spec.size)
-    w.reset()
-    return w
+    return _reused(("changed", world, program, seed, trigger), seed,
+                   lambda: World(changed_program_text(program), name=f"{world} (changed)",
+                                 path=f"programs/{program}", seed=seed, trigger=trigger,
+                                 expected_size=spec.size))
 
 
 def play(world: World, actions: Iterable[str]) -> list[Grid]:

@@ -43,7 +43,7 @@ from . import dice
 from .cd import Comparison, LockStep, compare
 from .models import CDTask, MFPTask, PlanningTask
 from .planning import RANDOM_LIMIT, first_success, random_success
-from .trajectory import make, make_changed, patch, play, random_actions
+from .trajectory import make, make_changed, patch, play, random_actions, reusing_worlds
 
 __all__ = ["Check", "TaskReport", "Effort", "FULL", "QUICK", "validate_task",
            "validate_tasks", "validate_in_processes", "MAX_CHANGE_DELAY", "MAX_CONDITION_LAG",
@@ -517,7 +517,13 @@ def check_oracle(task) -> Check:
 
 # -- driver -----------------------------------------------------------------------------------
 def validate_task(task, effort: Effort = FULL) -> TaskReport:
-    """Run every check of the task's family."""
+    """Run every check of the task's family (a world a check made and let go is reset for
+    the next one instead of loaded again: ``trajectory.reusing_worlds``)."""
+    with reusing_worlds():
+        return _validate_task(task, effort)
+
+
+def _validate_task(task, effort: Effort) -> TaskReport:
     checks = [_run("seed", check_seed, task)]
     if isinstance(task, PlanningTask):
         checks += [_run("witness_reaches_goal", check_witness_reaches_goal, task),

@@ -238,6 +238,10 @@ class World:
         return self._steps
 
     @property
+    def closed(self) -> bool:
+        return self._closed
+
+    @property
     def resets(self) -> int:
         return self._resets
 
