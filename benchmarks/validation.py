@@ -5,6 +5,7 @@ import`` spend their time (issue 35).
     python benchmarks/validation.py --suite              # + the whole suite (long: 8+ minutes)
     python benchmarks/validation.py --suite --cache      # the suite through the report cache
     python benchmarks/validation.py --suite --per-check  # the suite's CPU by check and family
+    python benchmarks/validation.py --lockstep           # the CD lock-step's steps, the loads
     python benchmarks/validation.py --tasks beehive-cd warehouse-planning
     python benchmarks/validation.py --json
 
@@ -22,7 +23,11 @@ Figures:
   report reused), then after deleting one world's entries (what an edit to it does); with
   ``--per-check``, instead of the wall time, the CPU seconds of every check of every task (the
   per-check figures above, for the whole suite, a task per unit of work over the processes),
-  summed by check and by family, and the costliest tasks: where the suite's time goes.
+  summed by check and by family, and the costliest tasks: where the suite's time goes;
+- ``--lockstep``: the steps the CD lock-step runs of every CD task play (the original's and
+  the modified program's; ``tasks/cd.py``) and in how many tasks the original is left out
+  before the trigger, and the programs one task of each family loads (``LOAD_TASKS``) with
+  the CPU of loading a world again in a process.
 
 Times are CPU seconds of this process (``time.process_time``) except where it says wall; the
 machine's load (``os.getloadavg``) is printed beside them, as other work shares the cores.
@@ -208,6 +213,85 @@ def suite_checks(suite: str, processes: int) -> dict:
             "costliest": dict(costliest)}
 
 
+def _lockstep_of(args: tuple[str, str]) -> dict:
+    """The CD lock-step runs of one task (``check_before_and_after``, full effort): steps of
+    the original and of the modified program, and whether its original was left lazy."""
+    from llm_eval import gcpolicy
+    from llm_eval.tasks import cd
+    from llm_eval.tasks import validate as V
+    from llm_eval.tasks.store import load_task
+    from llm_eval.worlds import World
+
+    gcpolicy.tune()
+    world, _, family = args[0].rpartition("-")
+    task = load_task(world, family, args[1])
+    steps = {"original": 0, "modified": 0}
+    lockstep = {}
+    real_step, real_init = World.step, cd.LockStep.__init__
+
+    def counted(self, action):
+        steps["modified" if self.name.endswith("(changed)") else "original"] += 1
+        return real_step(self, action)
+
+    def kept(self, *a, **k):
+        real_init(self, *a, **k)
+        lockstep["it"] = self
+
+    World.step, cd.LockStep.__init__ = counted, kept
+    try:
+        V.check_before_and_after(task, V.FULL)
+    finally:
+        World.step, cd.LockStep.__init__ = real_step, real_init
+    return {**steps, "lazy": lockstep["it"].lazy}
+
+
+def lockstep_steps(suite: str, processes: int) -> dict:
+    """``_lockstep_of`` summed over the CD tasks of ``suite``."""
+    from llm_eval.parallel import map_in_order
+    from llm_eval.tasks.store import all_tasks
+
+    ids = [t.id for t in all_tasks(suite=suite) if t.family == "cd"]
+    out = {"tasks": len(ids), "original": 0, "modified": 0, "lazy": 0}
+    for part in map_in_order(_lockstep_of, [(i, suite) for i in ids], processes):
+        for key in ("original", "modified", "lazy"):
+            out[key] += part[key]
+    return out
+
+
+def loads(task_ids, suite: str) -> dict:
+    """Programs loaded by one task's validation (full effort, no planning redraws), and the
+    CPU milliseconds of loading a world again in a process (``make``)."""
+    from llm_eval.autumn.interpreter import Interpreter
+    from llm_eval.tasks import validate as V
+    from llm_eval.tasks.store import load_task
+    from llm_eval.tasks.trajectory import make
+
+    count = [0]
+    real = Interpreter.run_script
+
+    def counted(self, *a, **k):
+        count[0] += 1
+        return real(self, *a, **k)
+
+    out: dict = {}
+    Interpreter.run_script = counted
+    try:
+        for tid in task_ids:
+            world, _, family = tid.rpartition("-")
+            count[0] = 0
+            V.validate_task(load_task(world, family, suite),
+                            dataclasses.replace(V.FULL, plan_redraws=0))
+            out[tid] = count[0]
+    finally:
+        Interpreter.run_script = real
+    make("wildfire", 1)
+    start = time.process_time()
+    for _ in range(50):
+        make("wildfire", 1)
+    return {"per_task": out, "make_ms": round((time.process_time() - start) / 50 * 1000, 2)}
+
+
+LOAD_TASKS = ("wildfire-cd", "wildfire-mfp", "wildfire-planning")
 # the world whose entries the cache figure deletes: the costliest to validate (suite v1)
 EDITED = "wildfire"
 
@@ -226,6 +310,9 @@ def main(argv=None) -> int:
     parser.add_argument("--per-check", action="store_true",
                         help="with --suite: every check's CPU on every task, summed by check "
                         "and by family (instead of the wall time)")
+    parser.add_argument("--lockstep", action="store_true",
+                        help="the steps of the CD lock-step runs over the suite (original / "
+                        "modified program), and the programs one task's validation loads")
     parser.add_argument("--collector", choices=("ours", "python"), default="ours",
                         help="the garbage collector's thresholds: llm_eval's (gcpolicy, as the "
                         "command line runs) or Python's defaults, for a before/after")
@@ -249,6 +336,10 @@ def main(argv=None) -> int:
     elif args.suite:
         result["suite"] = suite_time(args.suite_name, args.processes or default_processes(),
                                      args.redraws, args.cache)
+    if args.lockstep:
+        result["lockstep"] = lockstep_steps(args.suite_name,
+                                            args.processes or default_processes())
+        result["loads"] = loads(LOAD_TASKS, args.suite_name)
     result["load_after"] = _load()
     if args.json:
         print(json.dumps(result, indent=1))
@@ -275,6 +366,15 @@ def main(argv=None) -> int:
             parts = ", ".join(f"{k.removeprefix('check_')} {v}"
                               for k, v in list(t["checks"].items())[:3])
             print(f"  {tid}: {t['total']} s cpu ({parts})")
+    if "lockstep" in result:
+        s = result["lockstep"]
+        print(f"CD lock-step runs of suite {args.suite_name}'s {s['tasks']} CD tasks: "
+              f"{s['original']:,} steps of the original, {s['modified']:,} of the modified "
+              f"program; the original left lazy in {s['lazy']} tasks")
+        ld = result["loads"]
+        print("programs loaded by one task's validation: " + ", ".join(
+            f"{t} {n}" for t, n in ld["per_task"].items())
+            + f"; loading wildfire again in a process: {ld['make_ms']} ms cpu")
     if "suite" in result:
         s = result["suite"]
         print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "

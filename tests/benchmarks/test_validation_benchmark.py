@@ -26,3 +26,21 @@ def test_the_per_check_profile_sums_every_check_of_every_task(monkeypatch):
         assert name in bench.CHECKS
         assert cpu == round(sum(t["checks"].get(name, 0.0) for t in per_task.values()), 1)
     assert out["by_check"] and "check_trigger" not in out["by_check"]   # a CD check: not run
+
+
+def test_the_lockstep_figures_count_both_programs_steps(monkeypatch):
+    """``--lockstep`` over one CD task: the modified program plays every step of every run;
+    the original, proven the same until the trigger, fewer; and the loads are counted."""
+    from llm_eval.tasks import store
+    from llm_eval.tasks import validate as V
+
+    bench = _benchmark()
+    task = store.load_task("wander", "cd", "v1")
+    monkeypatch.setattr(store, "all_tasks", lambda suite: [task])
+    out = bench.lockstep_steps("v1", 1)
+    runs = V._fuzz_sequences(task, V.FULL) + V._condition_rollouts(task, V.FULL)
+    played = len(task.hidden.witness_actions) + sum(len(r) for r in runs)
+    assert out == {"tasks": 1, "modified": played, "original": out["original"], "lazy": 1}
+    assert 0 < out["original"] < played
+    loads = bench.loads(["wander-cd"], "v1")
+    assert 0 < loads["per_task"]["wander-cd"] < 17 and loads["make_ms"] > 0
