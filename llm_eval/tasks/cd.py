@@ -76,8 +76,8 @@ class LockStep:
     a settled run does not play the original before the trigger: its frames there are the
     modified program's. It is played (from the start, every frame compared) only when a run
     needs it: the condition holds, the modified program fails, or the globals table changes
-    in a way not checked at load. In the suite's CD validation this leaves out 74% of the
-    original's steps (``lazy``: whether it does)."""
+    in a way not checked at load. In suite v1's CD validation the original plays 135,398
+    steps instead of 317,950 (``lazy``: whether it is left out; 36 of the 43 tasks)."""
 
     def __init__(self, task: CDTask, *, seed: int | None = None, lazy: bool = True) -> None:
         self.task = task

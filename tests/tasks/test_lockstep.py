@@ -111,12 +111,14 @@ def test_the_witness_run_finds_its_first_difference_whatever_the_condition():
 
 # -- lazy: the original left out before the trigger where the latch proof holds ---------------
 def test_lazy_only_where_the_modified_program_is_proven():
-    for task_id, proven in (("wildfire-cd", True), ("reservoir-cd", True), ("dig-cd", False),
-                            ("relay-cd", False)):
+    # keys is proven, but its latch, one more global, reorders the reference's hash table
+    for task_id, proven, lazy in (("wildfire-cd", True, True), ("reservoir-cd", True, True),
+                                  ("dig-cd", False, False), ("relay-cd", False, False),
+                                  ("keys-cd", True, False)):
         lockstep = LockStep(TASKS[task_id])
         lockstep.play([])
         assert lockstep.proof.proven == proven, lockstep.proof.reason
-        assert lockstep.lazy == proven
+        assert lockstep.lazy == lazy
     off = LockStep(TASKS["wildfire-cd"], lazy=False)
     off.play([])
     assert not off.lazy and off.proof is None
