@@ -192,8 +192,11 @@ def _latch_bound_elsewhere(latch: str, mod: list[S.Node], std: tuple) -> str:
 
 
 def _trigger_read_elsewhere(mod: list[S.Node]) -> str:
+    """Why the host's trigger global may reach the program other than through the latch."""
     reads = sum(1 for n in S.walk(mod) if type(n) is S.Var and n.name == TRIGGER_NAME)
-    return "" if reads == 1 else f"{TRIGGER_NAME} is read outside the latch"
+    if reads != 1:
+        return f"{TRIGGER_NAME} is read outside the latch"
+    return f"{TRIGGER_NAME} is bound by the program" if TRIGGER_NAME in _binders(mod) else ""
 
 
 def _impure_trigger(trig: S.Node, mod: list[S.Node], latch: str) -> str:

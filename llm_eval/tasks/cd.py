@@ -114,7 +114,7 @@ class LockStep:
         trigger and the condition never held (and crashes of the original while it waits
         go unseen)."""
         fresh = self._worlds is None
-        if self._worlds is None:
+        if self._worlds is None:      # (not ``fresh``: the type checker narrows this one)
             original, changed = self._load()
         else:
             original, changed = self._worlds
@@ -131,7 +131,8 @@ class LockStep:
         lagging = lazy
         grids = [changed.frame.grid]   # the modified program's, kept while the original lags
         interpreter = changed.interpreter
-        globals_order = interpreter.hash_orders()[1].order if lazy else None
+        orders = interpreter.hash_orders
+        globals_order = orders()[1].order if lazy else None
         for t, action in enumerate(actions, 1):
             in_step = first is None and waiting is None   # the original plays this step
             try:
@@ -154,7 +155,7 @@ class LockStep:
                 waiting.append(b.grid)
             probe.check(changed, t)
             if lagging and in_step:
-                order = interpreter.hash_orders()[1].order
+                order = orders()[1].order
                 if probe.step is not None or (order is not globals_order
                                               and order not in self._orders):
                     first, lagging = _replay(original, actions[:t], grids), False

@@ -16,8 +16,8 @@ from importlib import resources
 from ..worlds import ActionSpace, World, world_spec
 from .models import Rect, TaskFileError
 
-__all__ = ["Grid", "make", "make_changed", "reusing_worlds", "changed_program_text", "play", "random_actions",
-           "patch", "same_on", "same_at", "masked_cells", "CHANGES_DIR"]
+__all__ = ["Grid", "make", "make_changed", "reusing_worlds", "changed_program_text", "play",
+           "random_actions", "patch", "same_on", "same_at", "masked_cells", "CHANGES_DIR"]
 
 Grid = list[list[str]]
 CHANGES_DIR = "changes"
@@ -25,11 +25,13 @@ CHANGES_DIR = "changes"
 
 # Inside ``reusing_worlds`` (one task's validation), a world ``make`` or ``make_changed`` made
 # and nobody holds any more is given again, reset to its loaded state, instead of loading its
-# program again (the 17 loads of a CD task's checks were 4 programs). Nobody holds it when the
-# only references are this table's: CPython counts them exactly, and a caller that keeps the
-# world (or a snapshot of it, which names the world's interpreter and is restored only into
-# that world) keeps it out of reuse.
+# program again (a CD task's checks loaded 17 times, mostly the same programs and seeds; 8
+# now). At most ``_SPARE_PER_PROGRAM`` are kept for each. Nobody holds it when the only
+# references are this table's: CPython counts them exactly, so a caller that keeps the world
+# keeps it out of reuse. (A snapshot names the world's interpreter, not the world, but the
+# code restores a snapshot only into the world it came from, which its holder keeps.)
 _SPARE: dict[tuple, list[World]] | None = None
+_SPARE_PER_PROGRAM = 4
 
 
 @contextmanager
@@ -58,9 +60,6 @@ def _reused(key: tuple, seed: int, build: Callable[[], World]) -> World:
     if worlds is not None and len(worlds) < _SPARE_PER_PROGRAM:
         worlds.append(w)
     return w
-
-
-_SPARE_PER_PROGRAM = 4
 
 
 def make(world: str, seed: int, *, trigger: str = "") -> World:

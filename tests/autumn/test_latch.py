@@ -83,6 +83,9 @@ def test_the_original_itself_with_a_latch_is_proven():
     # the trigger's name read by the program
     ([("(+ kept 1)", "(+ kept (if SpecialConditionTriggered then 2 else 1))")],
      "> clock 5", "SpecialConditionTriggered is read"),
+    # the program setting the trigger's name would set the latch without the trigger
+    ([("(on down", "(on clicked (= SpecialConditionTriggered true))\n  (on down")],
+     "> clock 5", "SpecialConditionTriggered is bound"),
     # a trigger that draws (or calls anything)
     ([], "> (uniformChoice (list 1 2)) 1", "effects"),
     # a trigger that reads a name holding a function
