@@ -52,12 +52,12 @@ def worker_context() -> multiprocessing.context.BaseContext:
     return multiprocessing.get_context("spawn")
 
 
-def map_in_order(function, items, processes: int = 1, first=None, finished=None):
+def map_in_order(function, items, processes: int = 1, start_order=None, finished=None):
     """``function(item)`` of each item, yielded in the order of ``items``, computed by
     ``processes`` worker processes (1: here, one after the other). For pure functions of their
     item (a validation, a task's figures): the results are the same wherever they are computed.
-    ``first(item)`` true starts that item before the others (the longest ones, so that no core
-    waits on one at the end); ``finished(item, result)`` is called as each item's result is
+    Items start in increasing ``start_order(item)`` (a sort key; ties keep their order), so
+    that the longest start first and no core waits on one at the end; ``finished(item, result)`` is called as each item's result is
     ready, in the order they finish (for progress; not for an item whose function raised,
     which the iteration raises); ``function`` must be a module-level function or a
     partial of one."""
@@ -69,7 +69,8 @@ def map_in_order(function, items, processes: int = 1, first=None, finished=None)
                 finished(item, result)
             yield result
         return
-    order = sorted(range(len(items)), key=lambda i: not (first and first(items[i])))  # stable
+    order = sorted(range(len(items)),
+                   key=lambda i: 0 if start_order is None else start_order(items[i]))  # stable
     with ProcessPoolExecutor(max_workers=min(processes, len(items)),
                              mp_context=worker_context(), initializer=tune_collector) as pool:
         futures = {i: pool.submit(function, items[i]) for i in order}

@@ -157,6 +157,7 @@ def _all_figures(tasks, effort, random_episodes: int, processes: int,
     from functools import partial
 
     from ..parallel import map_in_order
+    from ..tasks.validate import start_rank
 
     compute = partial(task_figures, effort=effort, random_episodes=random_episodes,
                       cache=cache, refresh=refresh)
@@ -167,7 +168,7 @@ def _all_figures(tasks, effort, random_episodes: int, processes: int,
                      f"{task.id}" + (f" (report not kept in {cache}: {row['not_kept']})"
                                      if row["not_kept"] else ""))
 
-    rows = map_in_order(compute, tasks, processes, first=lambda task: task.family == "cd",
+    rows = map_in_order(compute, tasks, processes, start_order=start_rank,
                         finished=None if progress is None else finished)
     return {task.id: row for task, row in zip(tasks, rows)}
 

@@ -249,3 +249,26 @@ def test_a_goal_is_judged_on_the_masked_cells_only():
     assert masked_cells(mask) == ((1, 0),)
     assert same_at([["x", "b"], ["y", "z"]], [["a", "b"], ["a", "a"]], masked_cells(mask))
     assert not same_at([["a", "c"], ["a", "a"]], [["a", "b"], ["a", "a"]], masked_cells(mask))
+
+
+def test_validation_starts_change_detection_and_redraws_then_planning_then_mfp(monkeypatch):
+    """The units of work start longest first (``start_rank``): the change-detection tasks and
+    the planning redraws, then planning, then MFP (which fill the cores' last gaps)."""
+    from llm_eval import parallel
+    from llm_eval.tasks import validate as V
+
+    tasks = all_tasks(["beehive", "wildfire"])   # wildfire is stochastic: it has redraws
+    seen: dict = {}
+
+    def spy(function, items, processes, start_order=None, finished=None):
+        seen["order"] = [(u[0], u[1].family) for u in sorted(items, key=start_order)]
+        raise KeyboardInterrupt   # (nothing is validated)
+
+    monkeypatch.setattr(parallel, "map_in_order", spy)
+    with pytest.raises(KeyboardInterrupt):
+        list(V.validate_in_processes(tasks, Effort(plan_redraws=2), 2))
+    ranks = {("task", "cd"): 0, ("redraw", "planning"): 0, ("task", "planning"): 1,
+             ("task", "mfp"): 2}
+    assert [ranks[u] for u in seen["order"]] == sorted(ranks[u] for u in seen["order"])
+    assert ("redraw", "planning") in seen["order"] and ("task", "mfp") in seen["order"]
+    assert [V.start_rank(t) for t in sorted(tasks, key=V.start_rank)][::2] == [0, 1, 2]
