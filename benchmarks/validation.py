@@ -3,6 +3,7 @@ import`` spend their time (issue 35).
 
     python benchmarks/validation.py                      # import, per-check times, one redraw
     python benchmarks/validation.py --suite              # + the whole suite (long: 8+ minutes)
+    python benchmarks/validation.py --suite --rounds 3   # three times: each, the median
     python benchmarks/validation.py --suite --cache      # the suite through the report cache
     python benchmarks/validation.py --suite --per-check  # the suite's CPU by check and family
     python benchmarks/validation.py --lockstep           # the CD lock-step's steps, the loads
@@ -18,7 +19,9 @@ Figures:
 - ``reachable_without_dice``: one redraw of the blind planner on moles-planning (v1);
 - ``--suite``: wall time of the whole shipped suite (``--suite-name``, default v1) validated
   by ``validate_in_processes`` on ``--processes`` workers (default: every core), the planning
-  redraws left out unless ``--redraws``; with ``--cache``, through the report cache
+  redraws left out unless ``--redraws``; with ``--rounds N``, N times one after the other
+  (each wall time and their median: the machine's speed drifts by a fifth within minutes, so
+  one run says little); with ``--cache``, through the report cache
   (llm_eval/tasks/report_cache.py) in an empty temporary folder, then a second time (every
   report reused), then after deleting one world's entries (what an edit to it does); with
   ``--per-check``, instead of the wall time, the CPU seconds of every check of every task (the
@@ -40,6 +43,7 @@ import dataclasses
 import gc
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -134,10 +138,13 @@ def redraw_time(suite: str) -> dict:
             "reached": reached, "step": step, "searches": searches}
 
 
-def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False) -> dict:
-    """The suite's wall time; with ``cache``, through ``report_cache.validate_kept`` into an
-    empty temporary folder (cold), then again (every report reused), then once more after
-    deleting the entries of ``EDITED`` (what an edit to its program or task files does)."""
+def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False,
+               rounds: int = 1) -> dict:
+    """The suite's wall time (``rounds`` times one after the other: each round's, and their
+    median as ``wall``, as the machine's speed drifts; the reports must be the same each
+    round); with ``cache``, through ``report_cache.validate_kept`` into an empty temporary
+    folder (cold), then again (every report reused), then once more after deleting the
+    entries of ``EDITED`` (what an edit to its program or task files does)."""
     from llm_eval.tasks.store import all_tasks
     from llm_eval.tasks.validate import FULL, validate_in_processes
 
@@ -145,10 +152,16 @@ def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False) -
     tasks = all_tasks(suite=suite)
     start = time.perf_counter()
     if not cache:
-        reports = list(validate_in_processes(tasks, effort, processes))
+        walls, seen = [], []
+        for _ in range(rounds):
+            start = time.perf_counter()
+            reports = list(validate_in_processes(tasks, effort, processes))
+            walls.append(round(time.perf_counter() - start, 1))
+            seen.append([r.to_dict() for r in reports])
         return {"suite": suite, "tasks": len(reports), "processes": processes,
                 "planning_redraws": effort.plan_redraws,
-                "wall": round(time.perf_counter() - start, 1),
+                "wall": statistics.median(walls), "rounds": walls,
+                "same_reports": all(r == seen[0] for r in seen),
                 "passed": sum(r.passed for r in reports)}
     from llm_eval.tasks import report_cache
 
@@ -304,6 +317,9 @@ def main(argv=None) -> int:
     parser.add_argument("--processes", type=int, default=None)
     parser.add_argument("--redraws", action="store_true",
                         help="with --suite: the planning redraws too (hours of CPU)")
+    parser.add_argument("--rounds", type=int, default=1, metavar="N",
+                        help="--suite: validate it N times, one after the other (each wall "
+                             "time and the median)")
     parser.add_argument("--cache", action="store_true",
                         help="with --suite: through the report cache (cold, then every report "
                         "reused, then one world edited)")
@@ -318,6 +334,10 @@ def main(argv=None) -> int:
                         "command line runs) or Python's defaults, for a before/after")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error(f"--rounds must be at least 1, got {args.rounds}")
+    if args.rounds > 1 and (not args.suite or args.cache or args.per_check):
+        parser.error("--rounds times the plain --suite (not with --cache or --per-check)")
 
     from llm_eval import gcpolicy
     from llm_eval.parallel import default_processes
@@ -335,7 +355,7 @@ def main(argv=None) -> int:
                                               args.processes or default_processes())
     elif args.suite:
         result["suite"] = suite_time(args.suite_name, args.processes or default_processes(),
-                                     args.redraws, args.cache)
+                                     args.redraws, args.cache, args.rounds)
     if args.lockstep:
         result["lockstep"] = lockstep_steps(args.suite_name,
                                             args.processes or default_processes())
@@ -380,6 +400,10 @@ def main(argv=None) -> int:
         print(f"suite {s['suite']}: {s['tasks']} tasks validated in {s['wall']} s wall on "
               f"{s['processes']} processes (planning redraws {s['planning_redraws']}; "
               f"{s['passed']} pass)")
+        if len(s.get("rounds", ())) > 1:
+            walls = ", ".join(map(str, s["rounds"]))
+            print(f"  (the median of {len(s['rounds'])} rounds: {walls} s wall, best "
+                  f"{min(s['rounds'])} s; the same reports each round: {s['same_reports']})")
         if "cache" in s:
             c = s["cache"]
             print(f"the same again through the report cache: {c['warm_wall']} s wall "

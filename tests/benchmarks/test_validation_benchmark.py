@@ -3,6 +3,9 @@ check of each task costs: here over two small tasks (the suite itself takes minu
 
 from __future__ import annotations
 
+import itertools
+import types
+
 from scripts import REPO, load_script
 
 
@@ -44,3 +47,44 @@ def test_the_lockstep_figures_count_both_programs_steps(monkeypatch):
     assert 0 < out["original"] < played
     loads = bench.loads(["wander-cd"], "v1")
     assert 0 < loads["per_task"]["wander-cd"] < 17 and loads["make_ms"] > 0
+
+
+def test_suite_rounds_give_each_wall_time_their_median_and_compare_the_reports(monkeypatch):
+    """``--suite --rounds N``: the suite validated N times; each wall time, the median as the
+    figure, and whether every round gave the same reports (validation is deterministic)."""
+    from llm_eval.tasks import store
+    from llm_eval.tasks import validate as V
+
+    bench = _benchmark()
+    task = store.load_task("wander", "mfp", "v1")
+    monkeypatch.setattr(store, "all_tasks", lambda suite: [task])
+    clock = iter([0.0, 0.0, 5.0, 10.0, 11.0, 20.0, 23.0])   # rounds of 5, 1 and 3 s
+    monkeypatch.setattr(bench, "time", types.SimpleNamespace(perf_counter=lambda: next(clock)))
+    out = bench.suite_time("v1", 1, False, rounds=3)
+    assert out["rounds"] == [5.0, 1.0, 3.0] and out["wall"] == 3.0
+    assert out["same_reports"] is True and out["tasks"] == 1 and out["planning_redraws"] == 0
+
+    # a report that differs between rounds is told
+    real, calls = V.validate_in_processes, []
+
+    def drifting(tasks, effort, processes):
+        calls.append(1)
+        for report in real(tasks, effort, processes):
+            yield report if len(calls) == 1 else V.TaskReport(report.task, report.world,
+                                                               report.family, ())
+
+    monkeypatch.setattr(V, "validate_in_processes", drifting)
+    clock = itertools.count()
+    assert bench.suite_time("v1", 1, False, rounds=2)["same_reports"] is False
+
+
+def test_suite_rounds_are_checked(capsys):
+    import pytest
+
+    bench = _benchmark()
+    for argv in (["--suite", "--rounds", "0"], ["--rounds", "2"],
+                 ["--suite", "--rounds", "2", "--cache"]):
+        with pytest.raises(SystemExit) as exit_:
+            bench.main(argv)
+        assert exit_.value.code == 2
+        assert "--rounds" in capsys.readouterr().err
