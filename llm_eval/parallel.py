@@ -57,10 +57,10 @@ def map_in_order(function, items, processes: int = 1, start_order=None, finished
     ``processes`` worker processes (1: here, one after the other). For pure functions of their
     item (a validation, a task's figures): the results are the same wherever they are computed.
     Items start in increasing ``start_order(item)`` (a sort key; ties keep their order), so
-    that the longest start first and no core waits on one at the end; ``finished(item, result)`` is called as each item's result is
-    ready, in the order they finish (for progress; not for an item whose function raised,
-    which the iteration raises); ``function`` must be a module-level function or a
-    partial of one."""
+    that the longest start first and no core waits on one at the end. ``finished(item,
+    result)`` is called as each item's result is ready, in the order they finish (for
+    progress; not for an item whose function raised, which the iteration raises);
+    ``function`` must be a module-level function or a partial of one."""
     items = list(items)
     if processes <= 1 or len(items) <= 1:
         for item in items:

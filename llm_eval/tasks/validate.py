@@ -583,9 +583,9 @@ _START_RANKS = {"cd": 0, "planning": 1, "mfp": 2}
 
 def start_rank(task) -> int:
     """When a task's validation starts among others spread over processes (lower first): the
-    change-detection tasks (4 to 14 s of CPU each in suite v1), then planning (the oracle's
-    search: up to 16 s), then the quick MFP tasks (under a second), which fill the cores'
-    last gaps. In suite v1 (each task's CPU measured, the two cores' schedule worked out),
+    change-detection tasks (193 s of CPU in suite v1, up to 14 s each), then planning (167 s,
+    the oracle's search up to 16 s), then the quick MFP tasks (10 s, under a second each),
+    which fill the cores' last gaps. In suite v1 (each task's CPU measured, the two cores' schedule worked out),
     the change-detection tasks first and the rest in suite order ended 5 s after the
     ideal (half the CPU), as wildfire-planning (11 s) came last; this order, 0.1 s after."""
     return _START_RANKS[task.family]
