@@ -150,7 +150,6 @@ def suite_time(suite: str, processes: int, redraws: bool, cache: bool = False,
 
     effort = FULL if redraws else dataclasses.replace(FULL, plan_redraws=0)
     tasks = all_tasks(suite=suite)
-    start = time.perf_counter()
     if not cache:
         walls, seen = [], []
         for _ in range(rounds):

@@ -69,8 +69,8 @@ def map_in_order(function, items, processes: int = 1, start_order=None, finished
                 finished(item, result)
             yield result
         return
-    order = sorted(range(len(items)),
-                   key=lambda i: 0 if start_order is None else start_order(items[i]))  # stable
+    rank = start_order or (lambda item: 0)
+    order = sorted(range(len(items)), key=lambda i: rank(items[i]))  # stable
     with ProcessPoolExecutor(max_workers=min(processes, len(items)),
                              mp_context=worker_context(), initializer=tune_collector) as pool:
         futures = {i: pool.submit(function, items[i]) for i in order}
